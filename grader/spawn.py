@@ -1,0 +1,322 @@
+"""Children for checks: the student's code only ever runs in these.
+
+Every child starts in a new session (its own process group), so the grader can
+kill it *and* anything it started (a test suite, a shell) with one SIGKILL to the
+group: on timeout, and also after a normal exit, so grandchildren never outlive
+the check. Output is read by two threads into capped buffers: a child that
+floods megabytes can neither eat the grader's memory nor deadlock on a full pipe.
+
+Time limits are enforced with `Thread.join(timeout)`, which waits on a lock with
+the real clock. `Popen.wait(timeout)` would use `time.monotonic`, which freezegun
+freezes: under `freeze_time` a hanging child would never time out.
+
+Every finished child is appended to a per-check record (`recorded()`), which the
+pytest plugin turns into the `reproduce:` lines that `--keep` prints.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_OUTPUT_CAP = 1_000_000  # bytes kept per stream: the first half and the last half
+_CHUNK = 65536
+_CHILD_ENV = {
+    "MOCK": "1",
+    "PYTHONDONTWRITEBYTECODE": "1",  # grading leaves no __pycache__ in a lab
+    "PYTHONUNBUFFERED": "1",  # output reaches the pipe when it is printed
+    "NO_COLOR": "1",
+}
+
+
+@dataclass
+class ChildResult:
+    """A finished (or killed) child: what ran, where, and what it printed."""
+
+    argv: tuple[str, ...]
+    cwd: str
+    env_overrides: dict[str, str]
+    returncode: int | None
+    stdout: str
+    stderr: str
+    duration: float
+    timed_out: bool = False
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    env_removed: tuple[str, ...] = field(default=())
+
+    def short_command(self) -> str:
+        """The command alone, with the running interpreter shown as `python`."""
+        argv = list(self.argv)
+        if argv and argv[0] == sys.executable:
+            argv[0] = "python"
+        return shlex.join(argv)
+
+    def command_line(self) -> str:
+        """A shell line that reproduces this child: `cd DIR && VAR=... python -m mca ...`."""
+        env = " ".join(f"{key}={shlex.quote(value)}" for key, value in self.env_overrides.items())
+        if self.env_removed:
+            unset = " ".join(f"-u {shlex.quote(key)}" for key in self.env_removed)
+            env = f"env {unset} {env}".rstrip()
+        prefix = f"{env} " if env else ""
+        return f"cd {shlex.quote(self.cwd)} && {prefix}{self.short_command()}"
+
+    def stderr_tail(self, n: int = 10) -> str:
+        """The last `n` lines of stderr (where a traceback ends)."""
+        return "\n".join(self.stderr.rstrip("\n").splitlines()[-n:])
+
+
+class ChildTimeout(Exception):
+    """A child outlived its time limit; it and its process group were killed."""
+
+    def __init__(self, result: ChildResult, timeout: float):
+        super().__init__(f"`{result.short_command()}` did not finish within {timeout:g} s and was stopped")
+        self.result = result
+        self.timeout = timeout
+
+
+# --------------------------------------------------------------------------- the record
+
+_record: list[ChildResult] = []
+_record_lock = threading.Lock()
+
+
+def recorded() -> list[ChildResult]:
+    """Children finished since the last `reset_record()`, oldest first."""
+    with _record_lock:
+        return list(_record)
+
+
+def reset_record() -> None:
+    with _record_lock:
+        _record.clear()
+
+
+def _remember(result: ChildResult) -> None:
+    with _record_lock:
+        _record.append(result)
+
+
+# --------------------------------------------------------------------------- environment
+
+def mca_env(lab: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a lab child: ours without any MCA_* variable, the mock
+    gateway on, the lab importable, no bytecode, unbuffered, no colour."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MCA_")}
+    env.update(_CHILD_ENV)
+    env["PYTHONPATH"] = str(Path(lab).resolve())
+    env.update(extra or {})
+    return env
+
+
+def _env_diff(env: dict[str, str] | None) -> tuple[dict[str, str], tuple[str, ...]]:
+    if env is None:
+        return {}, ()
+    # The variables mca_env sets are always shown, so the line works in any shell.
+    shown = {*_CHILD_ENV, "PYTHONPATH"}
+    changed = {k: v for k, v in env.items() if k in shown or os.environ.get(k) != v}
+    removed = tuple(k for k in os.environ if k not in env)
+    return changed, removed
+
+
+# --------------------------------------------------------------------------- output capture
+
+class _CappedStream:
+    """Drains one pipe in a thread, keeping the first and last halves of `cap` bytes."""
+
+    def __init__(self, stream, cap: int):
+        self.cap = cap
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+        self._lock = threading.Lock()
+        self.thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _drain(self, stream) -> None:
+        if stream is None:
+            return
+        try:
+            while True:
+                chunk = stream.read1(_CHUNK) if hasattr(stream, "read1") else stream.read(_CHUNK)
+                if not chunk:
+                    break
+                self._feed(chunk)
+        except (OSError, ValueError):
+            pass  # the pipe was closed under us: the child is gone
+        finally:
+            try:
+                stream.close()
+            except (OSError, ValueError):
+                pass
+
+    def _feed(self, chunk: bytes) -> None:
+        with self._lock:
+            self.total += len(chunk)
+            room = self.cap // 2 - len(self.head)
+            if room > 0:
+                self.head += chunk[:room]
+                chunk = chunk[room:]
+            if chunk:
+                self.tail += chunk
+                keep = self.cap - self.cap // 2
+                if len(self.tail) > keep:
+                    del self.tail[: len(self.tail) - keep]
+
+    @property
+    def truncated(self) -> bool:
+        return self.total > self.cap
+
+    def text(self) -> str:
+        with self._lock:
+            if not self.truncated:
+                return bytes(self.head + self.tail).decode("utf-8", "replace")
+            dropped = self.total - len(self.head) - len(self.tail)
+            return (bytes(self.head).decode("utf-8", "replace")
+                    + f"\n[... {dropped} bytes of output not kept ...]\n"
+                    + bytes(self.tail).decode("utf-8", "replace"))
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the child's process group (pgid == pid: it was started in a new session)."""
+    if pid <= 0 or pid == os.getpgrp():  # a fake process, or ourselves: never
+        return
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+# --------------------------------------------------------------------------- children
+
+class Child:
+    """A running child. Use as a context manager: leaving it always kills the group."""
+
+    def __init__(self, argv, *, cwd: Path | str, env: dict[str, str] | None = None,
+                 output_cap: int = DEFAULT_OUTPUT_CAP, stdin: bool = True):
+        self.argv = tuple(str(a) for a in argv)
+        self.cwd = str(cwd)
+        self.env_overrides, self.env_removed = _env_diff(env)
+        self._started = time.perf_counter()
+        self._proc = subprocess.Popen(
+            list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        self._out = _CappedStream(self._proc.stdout, output_cap)
+        self._err = _CappedStream(self._proc.stderr, output_cap)
+        self._wait_error: BaseException | None = None
+        self._waiter = threading.Thread(target=self._wait_for_exit, daemon=True)
+        self._waiter.start()
+        self._result: ChildResult | None = None
+
+    def _wait_for_exit(self) -> None:
+        try:
+            self._proc.wait()
+        except BaseException as exc:  # a fake process may report a timeout here
+            self._wait_error = exc
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def running(self) -> bool:
+        return self._waiter.is_alive()
+
+    def stdout_so_far(self) -> str:
+        return self._out.text()
+
+    def send(self, text: str) -> None:
+        """Write `text` to the child's stdin (ignored if the child has gone)."""
+        try:
+            self._proc.stdin.write(text.encode("utf-8"))
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError, AttributeError):
+            pass
+
+    def close_stdin(self) -> None:
+        try:
+            if self._proc.stdin:
+                self._proc.stdin.close()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group now."""
+        _kill_group(self._proc.pid)
+
+    def wait(self, timeout: float = 20) -> ChildResult:
+        """Wait for exit; on timeout kill the group and raise ChildTimeout (with the result)."""
+        self._waiter.join(timeout)
+        timed_out = self._waiter.is_alive() or isinstance(self._wait_error, subprocess.TimeoutExpired)
+        result = self._finish(timed_out)
+        if timed_out:
+            raise ChildTimeout(result, timeout)
+        return result
+
+    def _finish(self, timed_out: bool) -> ChildResult:
+        if self._result is not None:
+            return self._result
+        self.kill()  # on timeout the child; after a normal exit, any grandchildren
+        self.close_stdin()
+        self._waiter.join(5)
+        for stream in (self._out, self._err):
+            stream.thread.join(5)  # a grandchild in its own session may hold a pipe: do not hang
+        returncode = self._proc.returncode
+        self._result = ChildResult(
+            argv=self.argv, cwd=self.cwd, env_overrides=dict(self.env_overrides),
+            returncode=None if timed_out else returncode,
+            stdout=self._out.text(), stderr=self._err.text(),
+            duration=round(time.perf_counter() - self._started, 3), timed_out=timed_out,
+            stdout_truncated=self._out.truncated, stderr_truncated=self._err.truncated,
+            env_removed=self.env_removed,
+        )
+        _remember(self._result)
+        return self._result
+
+    def __enter__(self) -> "Child":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._finish(timed_out=self._waiter.is_alive())
+
+
+def start(argv, *, cwd: Path | str, env: dict[str, str] | None = None,
+          output_cap: int = DEFAULT_OUTPUT_CAP) -> Child:
+    """Start a long-running child with a stdin pipe (for a REPL, or a child to kill)."""
+    return Child(argv, cwd=cwd, env=env, output_cap=output_cap, stdin=True)
+
+
+def run(argv, *, cwd: Path | str, env: dict[str, str] | None = None, timeout: float = 20,
+        input: str | None = None, output_cap: int = DEFAULT_OUTPUT_CAP) -> ChildResult:
+    """Run a child to completion. Raises ChildTimeout if it outlives `timeout` seconds."""
+    with Child(argv, cwd=cwd, env=env, output_cap=output_cap, stdin=input is not None) as child:
+        if input is not None:
+            # A writer thread: a child that never reads its stdin must not block us.
+            writer = threading.Thread(target=_feed_stdin, args=(child, input), daemon=True)
+            writer.start()
+        return child.wait(timeout)
+
+
+def _feed_stdin(child: Child, text: str) -> None:
+    child.send(text)
+    child.close_stdin()
+
+
+def run_mca(lab: Path, *args: str, cwd: Path | str, timeout: float = 20, input: str | None = None,
+            extra_env: dict[str, str] | None = None) -> ChildResult:
+    """Run `python -m mca ARGS` from `cwd` against the lab's code."""
+    return run([sys.executable, "-m", "mca", *args], cwd=cwd, env=mca_env(lab, extra_env),
+               timeout=timeout, input=input)
+
+
+def start_mca(lab: Path, *args: str, cwd: Path | str, extra_env: dict[str, str] | None = None) -> Child:
+    """Start `python -m mca ARGS` (e.g. a REPL) and return the running Child."""
+    return start([sys.executable, "-m", "mca", *args], cwd=cwd, env=mca_env(lab, extra_env))
