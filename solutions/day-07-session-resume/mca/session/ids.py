@@ -32,19 +32,20 @@ def new_session_id(now: datetime | None = None) -> str:
 def fresh_session_id(sessions_dir: Path | str) -> str:
     """A new id that no session in ``sessions_dir`` has yet, and that sorts after them.
 
-    Two sessions made in the same second share the time part; drawing the random
-    part again until it sorts last keeps "latest by name" true even then.
+    Sessions made in the same second share the time part; picking the random part
+    just above the highest one already used keeps "latest by name" true even then.
     """
-    directory = Path(sessions_dir)
-    for _ in range(64):
+    candidate = new_session_id()
+    prefix = candidate[:-4]
+    used = [int(p.stem[-4:], 16) for p in Path(sessions_dir).glob(prefix + "*.jsonl")]
+    if not used:
+        return candidate
+    suffix = max(used) + 1 + secrets.randbelow(16)
+    if suffix <= 0xFFFF:
+        return f"{prefix}{suffix:04x}"
+    while (Path(sessions_dir) / f"{candidate}.jsonl").exists():  # this second is used up
         candidate = new_session_id()
-        same_second = [p.stem for p in directory.glob(candidate[:-4] + "*.jsonl")]
-        if all(stem < candidate for stem in same_second):
-            return candidate
-    while True:  # the suffixes of this second are nearly used up: any free one will do
-        candidate = new_session_id()
-        if not (directory / f"{candidate}.jsonl").exists():
-            return candidate
+    return candidate
 
 
 def check_session_id(text: object) -> str:
