@@ -42,12 +42,14 @@ def environment() -> dict:
 def check_lab(day: Day, lab: Path) -> Path:
     """The lab directory, resolved; an EngineError naming the fix if it is unusable."""
     lab = Path(lab).expanduser().resolve()
+    if lab == day.lab.resolve():
+        fix = f"`grader reset {day.id}` regenerates it (and backs up whatever is there)."
+    else:
+        fix = f"check the path given with --lab (the day's own lab is {day.lab})."
     if lab.is_file():
-        raise EngineError(f"the lab {lab} is a file, not a directory. "
-                          f"`grader reset {day.id}` regenerates the lab (and backs up what is there).")
+        raise EngineError(f"the lab {lab} is a file, not a directory: {fix}")
     if not lab.is_dir():
-        raise EngineError(f"the lab directory {lab} does not exist. "
-                          f"`grader reset {day.id}` regenerates it.")
+        raise EngineError(f"the lab directory {lab} does not exist: {fix}")
     return lab
 
 

@@ -1,0 +1,53 @@
+"""Gradescope autograder results.json.
+
+Each core check is worth one point. Bonus checks are listed with max_score 0 and
+score 0 (they show in the feedback but never change the grade). A failing
+test's output carries its message, expected/seen and first hint.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from grader.results import CheckResult, DayResult
+
+
+def _output(check: CheckResult) -> str:
+    if check.passed:
+        return "passed"
+    parts = [f"{check.status}: {check.message}" if check.message else check.status]
+    if check.expected is not None:
+        parts.append(f"expected: {check.expected}")
+    if check.seen is not None:
+        parts.append(f"seen: {check.seen}")
+    if check.hint:
+        parts.append(f"hint: {check.hint}")
+    return "\n".join(parts)
+
+
+def to_gradescope(result: DayResult) -> dict:
+    tests = []
+    for check in result.all_results():
+        tests.append({
+            "name": f"bonus: {check.id}" if check.bonus else check.id,
+            "score": 0 if check.bonus else (1 if check.passed else 0),
+            "max_score": 0 if check.bonus else 1,
+            "status": "passed" if check.passed else "failed",
+            "output": f"{check.title}\n{_output(check)}",
+            "visibility": "visible",
+        })
+    return {
+        "score": result.passed,
+        "max_score": result.total,
+        "output": f"{result.day_id}: {result.passed}/{result.total} passed, "
+                  f"bonus {result.bonus_passed}/{result.bonus_total}",
+        "visibility": "visible",
+        "tests": tests,
+    }
+
+
+def write_gradescope(result: DayResult, path: Path) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(to_gradescope(result), indent=2, ensure_ascii=False) + "\n",
+                          encoding="utf-8")
