@@ -1,0 +1,190 @@
+"""The `grader` command line: thin commands over result objects and renderers.
+
+Exit codes: 0 every core check passed (or the command did its job); 1 some core
+check did not pass; 2 a usage or infrastructure problem (unknown day, missing lab,
+broken course.toml, checks not available), printed to stderr without a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from grader import hints as hint_levels
+from grader.course import Course, CourseError, Day, find_course, load_course
+from grader.engine import EngineError, run_day
+from grader.report import github, gradescope, junit
+from grader.report.json import render_json
+from grader.report.text import can_encode, render_text
+from grader.state import State
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Grade the labs of agent-lab: check your work, get hints, see your progress.")
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class _Options:
+    course_path: Optional[Path] = None
+
+
+_options = _Options()
+
+
+@app.callback()
+def _main(course: Annotated[Optional[Path], typer.Option(
+        "--course", help="course.toml (or its directory); default: $GRADER_COURSE, then search upward.")] = None
+          ) -> None:
+    """Grade the labs of agent-lab."""
+    _options.course_path = course
+
+
+# --------------------------------------------------------------------------- helpers
+
+def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+    """Print `message` to stderr and return the Exit to raise."""
+    typer.echo(f"grader: {message}", err=True)
+    return typer.Exit(code)
+
+
+def load() -> Course:
+    try:
+        return load_course(find_course(_options.course_path))
+    except CourseError as exc:
+        raise fail(str(exc)) from None
+
+
+def find_day(course: Course, text: str) -> Day:
+    try:
+        return course.find_day(text)
+    except CourseError as exc:
+        raise fail(str(exc)) from None
+
+
+def load_state(course: Course) -> State:
+    state = State.load(course.root)
+    for warning in state.warnings:
+        typer.echo(warning, err=True)
+    return state
+
+
+def save_state(state: State) -> None:
+    try:
+        state.save()
+    except OSError as exc:  # progress is a convenience: never fail a check run over it
+        typer.echo(f"warning: could not save {state.path}: {exc.strerror}", err=True)
+
+
+def use_colour() -> bool:
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+# --------------------------------------------------------------------------- student commands
+
+@app.command()
+def check(
+    day: Annotated[str, typer.Argument(help="day-07, 07, 7 or the day's slug")],
+    lab: Annotated[Optional[Path], typer.Option(help="lab directory to grade (default: the day's lab)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON only")] = False,
+    junit_path: Annotated[Optional[Path], typer.Option("--junit", help="also write JUnit XML here")] = None,
+    gradescope_path: Annotated[Optional[Path], typer.Option(
+        "--gradescope", help="also write a Gradescope results.json here")] = None,
+    keep: Annotated[bool, typer.Option(help="keep scratch directories and print reproduce commands")] = False,
+    only: Annotated[Optional[list[str]], typer.Option(help="run only this check id (repeatable)")] = None,
+) -> None:
+    """Run a day's checks against your lab and report what passes."""
+    course = load()
+    the_day = find_day(course, day)
+    try:
+        result = run_day(course, the_day, lab or the_day.lab, keep=keep, select=only or None)
+    except EngineError as exc:
+        raise fail(str(exc)) from None
+    state = load_state(course)
+    levels = hint_levels.apply_to_result(state, the_day, result)
+    if not only:
+        state.record_result(result)
+    save_state(state)
+
+    if as_json:
+        typer.echo(render_json(result), nl=False)
+        if keep and result.run_root:
+            typer.echo(f"scratch directories kept in {result.run_root}", err=True)
+    else:
+        typer.echo(render_text(result, the_day, keep=keep, colour=use_colour(),
+                               unicode=can_encode(sys.stdout.encoding), hint_levels=levels), nl=False)
+    if junit_path:
+        junit.write_junit(result, junit_path)
+    if gradescope_path:
+        gradescope.write_gradescope(result, gradescope_path)
+    github.emit(result, lambda line: typer.echo(line, err=as_json))
+    raise typer.Exit(EXIT_OK if result.all_core_passed else EXIT_FAILED)
+
+
+@app.command()
+def hint(
+    day: Annotated[str, typer.Argument(help="day-07, 07, 7 or the day's slug")],
+    check_id: Annotated[Optional[str], typer.Argument(
+        metavar="[CHECK]", help="a check id; default: every check that failed in the last run")] = None,
+) -> None:
+    """Show the next hint level of a check (and remember that you have seen it)."""
+    course = load()
+    the_day = find_day(course, day)
+    state = load_state(course)
+    if check_id is not None:
+        try:
+            checks = [the_day.check(check_id)]
+        except KeyError as exc:
+            raise fail(exc.args[0]) from None
+    else:
+        checks = hint_levels.checks_for_hint(state, the_day)
+        if not checks:
+            typer.echo(f"Every check of {the_day.id} passed in the last run: no hint needed. "
+                       f"Name a check to read its hints anyway: grader hint {the_day.id} CHECK")
+            raise typer.Exit(EXIT_OK)
+    blocks = []
+    for one in checks:
+        shown = hint_levels.reveal_next(state, the_day, one)
+        blocks.append(_hint_text(the_day, shown))
+    save_state(state)
+    typer.echo("\n".join(blocks), nl=False)
+
+
+def _hint_text(day: Day, shown: hint_levels.HintShown) -> str:
+    head = f"{shown.check_id} (hint {shown.level} of {shown.total})"
+    if shown.already_all:
+        head += " - every hint of this check is already shown; this is the last one"
+    lines = [head, f"  {shown.text}"]
+    if shown.more:
+        lines.append(f"  more: grader hint {day.id} {shown.check_id}")
+    return "\n".join(lines) + "\n"
+
+
+@app.command("list")
+def list_days() -> None:
+    """List the days of the course and your last result for each."""
+    course = load()
+    state = load_state(course)
+    width = max((len(day.id) for day in course.days), default=0)
+    typer.echo(f"{course.title} ({course.name})")
+    for day in course.days:
+        last = state.last(day.id)
+        if last:
+            status = f"last: {last.get('passed')}/{last.get('total')} passed ({last.get('when')})"
+        else:
+            status = "not checked yet"
+        typer.echo(f"  {day.id:<{width}}  {day.title}  [{status}]")
+
+
+# --------------------------------------------------------------------------- instructor commands
+# `reset`, `restore` and `verify` are added here (grader/backups.py, grader/verify.py).
+# Keep them thin like the commands above: call the module, render its result object,
+# and turn known errors into `raise fail(message)` (exit 2, no traceback).
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
