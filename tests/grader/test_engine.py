@@ -1,0 +1,116 @@
+"""run_day: pytest in process, statuses mapped, order kept, nothing left behind."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from grader import spawn
+from grader.engine import EngineError, run_day
+
+
+def tree_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        digest.update(str(path.relative_to(root)).encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def statuses(result):
+    return {c.id: c.status for c in result.all_results()}
+
+
+def test_lab_scores_its_scaffold_passes_and_is_left_untouched(course, course_dir):
+    day = course.find_day("1")
+    before = tree_digest(day.lab)
+    result = run_day(course, day, day.lab)
+    assert tree_digest(day.lab) == before
+    assert statuses(result) == {"runs": "passed", "greets": "failed", "counts": "failed", "polite": "failed"}
+    assert (result.passed, result.total, result.bonus_passed, result.bonus_total) == (1, 3, 0, 1)
+    greets = result.checks[1]
+    assert greets.expected == "hello Ann" and "TODO(E1)" in greets.seen
+    assert greets.hint == "look closer" and greets.exercises == ("E1",)
+    assert result.checks[2].message == "`count a b c` printed '2', not 3"  # pytest introspection dropped
+    assert result.environment["python"] and result.environment["grader"]
+    assert not list(Path.cwd().iterdir())  # nothing written into the cwd
+
+
+def test_solution_passes_everything(course):
+    day = course.find_day("day-01")
+    result = run_day(course, day, day.solution)
+    assert result.all_core_passed and result.bonus_passed == 1
+
+
+def test_every_outcome_maps_to_its_status_in_manifest_order(course):
+    result = run_day(course, course.find_day("2"), course.find_day("2").lab)
+    assert [c.id for c in result.checks] == ["ok", "wrong", "broken", "slow", "skipped",
+                                            "shared-a", "shared-b", "missing"]
+    by_id = {c.id: c for c in result.checks}
+    assert statuses(result) == {"ok": "passed", "wrong": "failed", "broken": "error", "slow": "timeout",
+                                "skipped": "skipped", "shared-a": "error", "shared-b": "error",
+                                "missing": "error"}
+    assert (by_id["wrong"].expected, by_id["wrong"].seen) == ("42", "41")
+    assert "KeyError" in by_id["broken"].message
+    assert "did not finish within 0.5 s" in by_id["slow"].message
+    assert by_id["skipped"].message == "needs test_ok's output"
+    for shared in ("shared-a", "shared-b"):
+        assert "the shared round could not be prepared" in by_id[shared].message
+    assert by_id["missing"].message == "check not implemented: day02.py has no test_missing()"
+    assert by_id["slow"].repro and "sleep(30)" in by_id["slow"].repro[0]
+    assert spawn.recorded() == []  # the record is per check, cleared afterwards
+
+
+def test_select_runs_only_the_named_checks(course):
+    day = course.find_day("1")
+    result = run_day(course, day, day.lab, select=["counts", "polite"])
+    assert [c.id for c in result.all_results()] == ["counts", "polite"]
+
+
+def test_select_unknown_check_is_an_engine_error(course):
+    day = course.find_day("1")
+    with pytest.raises(EngineError, match="no check 'nope'. Its checks are: runs, greets"):
+        run_day(course, day, day.lab, select=["nope"])
+
+
+def test_keep_keeps_the_run_root_and_its_scratch_dirs(course):
+    day = course.find_day("1")
+    kept = run_day(course, day, day.lab, keep=True)
+    try:
+        assert kept.run_root and (Path(kept.run_root) / "greets").is_dir()
+    finally:
+        import shutil
+
+        shutil.rmtree(kept.run_root)
+    assert run_day(course, day, day.lab, select=["runs"]).run_root is None
+
+
+def test_a_test_the_manifest_does_not_list_is_refused(course, course_dir):
+    module = course_dir / "checks" / "day01.py"
+    module.write_text(module.read_text() + "\n\ndef test_extra(ctx):\n    pass\n")
+    day = course.find_day("1")
+    with pytest.raises(EngineError, match="defines test_extra, which course.toml does not list for day-01"):
+        run_day(course, day, day.lab)
+
+
+def test_a_module_that_cannot_be_imported_is_an_engine_error(course, course_dir):
+    (course_dir / "checks" / "day01.py").write_text("def test_runs(ctx:\n")
+    day = course.find_day("1")
+    with pytest.raises(EngineError, match="could not be loaded"):
+        run_day(course, day, day.lab)
+
+
+def test_missing_checks_module_and_missing_lab(course, course_dir, tmp_path):
+    day = course.find_day("1")
+    (course_dir / "labs" / "day-01-hello").rename(tmp_path / "moved")
+    with pytest.raises(EngineError, match=r"does not exist: `grader reset day-01` regenerates it"):
+        run_day(course, day, day.lab)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(EngineError, match="is a file, not a directory: check the path given with --lab"):
+        run_day(course, day, tmp_path / "file")
+    (course_dir / "checks" / "day01.py").unlink()
+    with pytest.raises(EngineError, match="checks for day-01 are not available yet"):
+        run_day(course, day, day.lab)
