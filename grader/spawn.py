@@ -184,12 +184,30 @@ class _CappedStream:
                     + bytes(self.tail).decode("utf-8", "replace"))
 
 
-def _kill_group(pid: int) -> None:
-    """SIGKILL the child's process group (pgid == pid: it was started in a new session)."""
-    if pid <= 0 or pid == os.getpgrp():  # a fake process, or ourselves: never
+def _own_group(proc) -> int | None:
+    """The process group a real child leads, or None (then nothing is ever killed).
+
+    Called right after Popen returns, before the child is reaped. A stand-in
+    process (pytest-subprocess's FakePopen) has a made-up pid that may belong to
+    a real process, even pid 1: it is recognised by its type and never signalled.
+    """
+    if type(proc).__module__ != "subprocess" or not isinstance(proc.pid, int) or proc.pid <= 1:
+        return None
+    try:
+        pgid = os.getpgid(proc.pid)
+    except OSError:
+        return None
+    if pgid != proc.pid or pgid == os.getpgrp():  # not the leader of a new session: not ours to kill
+        return None
+    return pgid
+
+
+def _kill_group(pgid: int | None) -> None:
+    """SIGKILL a child's whole process group (it was started in a new session)."""
+    if pgid is None:
         return
     try:
-        os.killpg(pid, signal.SIGKILL)
+        os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
 
@@ -210,6 +228,7 @@ class Child:
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
+        self._pgid = _own_group(self._proc)
         self._out = _CappedStream(self._proc.stdout, output_cap)
         self._err = _CappedStream(self._proc.stderr, output_cap)
         self._wait_error: BaseException | None = None
@@ -250,7 +269,7 @@ class Child:
 
     def kill(self) -> None:
         """SIGKILL the whole process group now."""
-        _kill_group(self._proc.pid)
+        _kill_group(self._pgid)
 
     def wait(self, timeout: float = 20) -> ChildResult:
         """Wait for exit; on timeout kill the group and raise ChildTimeout (with the result)."""

@@ -1,0 +1,173 @@
+"""spawn: timeouts kill the group, crashes keep their stderr tail, floods are capped.
+
+Faked children (pytest-subprocess) prove the bookkeeping; a few real children prove
+that nothing outlives a check and that a real 20 MB flood neither hangs nor is kept.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from freezegun import freeze_time
+
+from grader import spawn
+
+
+@pytest.fixture(autouse=True)
+def clean_record():
+    spawn.reset_record()
+    yield
+    spawn.reset_record()
+
+
+# -- faked children --------------------------------------------------------------
+# A fake process has a made-up pid (1, 2, 3...) that belongs to some real process:
+# spawn must never signal it. Every fake test runs with killpg replaced by a recorder.
+
+@pytest.fixture
+def fp(fp, monkeypatch):
+    sent = []
+    monkeypatch.setattr(spawn.os, "killpg", lambda pgid, sig: sent.append((pgid, sig)))
+    yield fp
+    assert sent == [], f"spawn signalled a fake process's made-up group: {sent}"
+
+
+def test_fake_timeout_raises_child_timeout_with_the_result(fp, tmp_path):
+    def hang(process):
+        raise subprocess.TimeoutExpired(process.args, 1)
+
+    fp.register([sys.executable, "-m", "mca", "hi"], callback=hang)
+    with pytest.raises(spawn.ChildTimeout) as caught:
+        spawn.run_mca(tmp_path, "hi", cwd=tmp_path, timeout=1)
+    result = caught.value.result
+    assert result.timed_out and result.returncode is None
+    assert "python -m mca hi" in str(caught.value) and "within 1 s" in str(caught.value)
+    assert spawn.recorded() == [result]
+
+
+def test_fake_crash_keeps_the_stderr_tail(fp, tmp_path):
+    traceback = "Traceback (most recent call last):\n" + "  frame\n" * 50 + "ValueError: boom\n"
+    fp.register([sys.executable, "-m", "mca"], stderr=traceback, returncode=1)
+    result = spawn.run_mca(tmp_path, cwd=tmp_path)
+    assert result.returncode == 1 and not result.timed_out
+    assert result.stderr_tail(1) == "ValueError: boom"
+    assert result.stderr_tail(2).splitlines()[0] == "  frame"
+
+
+def test_fake_flood_is_capped_and_says_so(fp, tmp_path):
+    fp.register(["flood"], stdout=b"a" * 3_000_000 + b"THE END")
+    result = spawn.run(["flood"], cwd=tmp_path, output_cap=100_000)
+    assert result.stdout_truncated and not result.stderr_truncated
+    assert len(result.stdout) < 101_000
+    assert result.stdout.startswith("a" * 1000) and result.stdout.endswith("THE END")
+    assert "bytes of output not kept" in result.stdout
+
+
+def test_mca_env_drops_mca_variables_and_sets_the_child_basics(monkeypatch, tmp_path):
+    monkeypatch.setenv("MCA_SESSIONS_DIR", "/somewhere")
+    monkeypatch.setenv("KEEP_ME", "yes")
+    env = spawn.mca_env(tmp_path, {"EXTRA": "1"})
+    assert not any(key.startswith("MCA_") for key in env)
+    assert env["KEEP_ME"] == "yes" and env["EXTRA"] == "1"
+    assert (env["MOCK"], env["PYTHONPATH"], env["PYTHONDONTWRITEBYTECODE"], env["NO_COLOR"]) == \
+        ("1", str(tmp_path.resolve()), "1", "1")
+
+
+def test_command_line_reproduces_cwd_env_and_args(monkeypatch, fp, tmp_path):
+    monkeypatch.setenv("MCA_SESSIONS_DIR", "/somewhere")
+    fp.register([sys.executable, "-m", "mca", "it's"], stdout="ok")
+    work = tmp_path / "with space"
+    work.mkdir()
+    line = spawn.run_mca(tmp_path, "it's", cwd=work).command_line()
+    assert line.startswith(f"cd '{work}' && env -u MCA_SESSIONS_DIR ")
+    assert f"PYTHONPATH={tmp_path.resolve()}" in line and "MOCK=1" in line
+    assert line.endswith("python -m mca 'it'\"'\"'s'")
+
+
+# -- real children ---------------------------------------------------------------
+
+def _alive(pid: int) -> bool:
+    """True while `pid` runs; a zombie (killed, not yet reaped by init) counts as gone."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True
+
+
+def _wait_gone(pid: int) -> bool:
+    for _ in range(200):  # SIGKILL is asynchronous: allow the kernel a moment
+        if not _alive(pid):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+SLEEPER_WITH_GRANDCHILD = (
+    "import subprocess, sys, time\n"
+    "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+    "print(child.pid, flush=True)\n"
+    "time.sleep(60)\n"
+)
+
+
+def test_real_timeout_kills_the_child_and_its_grandchild(tmp_path):
+    with spawn.start([sys.executable, "-c", SLEEPER_WITH_GRANDCHILD], cwd=tmp_path) as child:
+        for _ in range(500):
+            if child.stdout_so_far().strip():
+                break
+            time.sleep(0.01)
+        grandchild = int(child.stdout_so_far().split()[0])
+        with pytest.raises(spawn.ChildTimeout) as caught:
+            child.wait(timeout=0.3)
+    assert caught.value.result.timed_out
+    assert _wait_gone(child.pid) and _wait_gone(grandchild)
+
+
+def test_real_run_timeout_under_freezegun_still_fires(tmp_path):
+    with freeze_time("2030-01-01"):
+        with pytest.raises(spawn.ChildTimeout):
+            spawn.run([sys.executable, "-c", "import time; time.sleep(60)"], cwd=tmp_path, timeout=0.3)
+
+
+def test_grandchildren_do_not_outlive_a_normal_exit(tmp_path):
+    script = ("import subprocess, sys\n"
+              "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],"
+              " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+              "print(child.pid)\n")
+    result = spawn.run([sys.executable, "-c", script], cwd=tmp_path, timeout=10)
+    assert result.returncode == 0
+    assert _wait_gone(int(result.stdout.split()[0]))
+
+
+def test_real_flood_of_20_megabytes_is_capped(tmp_path):
+    script = "import sys\nfor _ in range(20): sys.stdout.write('x' * 1_000_000)\nsys.stderr.write('done\\n')\n"
+    result = spawn.run([sys.executable, "-c", script], cwd=tmp_path, timeout=30, output_cap=200_000)
+    assert result.returncode == 0 and result.stdout_truncated
+    assert len(result.stdout) < 201_000
+    assert result.stderr == "done\n"
+
+
+def test_input_reaches_the_child_and_exit_status_is_kept(tmp_path):
+    script = "import sys\ndata = sys.stdin.read()\nprint(data.upper())\nsys.exit(3)\n"
+    result = spawn.run([sys.executable, "-c", script], cwd=tmp_path, input="hello", timeout=10)
+    assert (result.returncode, result.stdout.strip()) == (3, "HELLO")
+
+
+def test_long_running_child_talks_through_stdin(tmp_path):
+    script = "import sys\nfor line in sys.stdin:\n    print('got', line.strip(), flush=True)\n"
+    with spawn.start([sys.executable, "-c", script], cwd=tmp_path) as child:
+        child.send("one\n")
+        child.send("two\n")
+        child.close_stdin()
+        result = child.wait(timeout=10)
+    assert result.stdout.splitlines() == ["got one", "got two"]
+    assert spawn.recorded() == [result]
