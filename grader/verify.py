@@ -233,35 +233,42 @@ def verify(course, day_ids=None, *, run_day=None, workers: int = 2) -> VerifyRep
     days = [resolve_day(course, d) for d in day_ids] if day_ids else list(course.days)
     pool, run = _make_pool(run_day, course, days, workers)
     plan: list[tuple] = []     # (day, rows-or-None, label, future, tempdir)
-    with pool:
-        for day in days:
-            rows, found = _static_rows(day, root)
-            plan.append((day, rows, None, None, None))
-            for label, build in _runs(day, root, found):
-                tmp = Path(tempfile.mkdtemp(prefix=f"grader-verify-{day.id}-"))
-                lab = tmp / Path(day.lab).name
-                try:
-                    scaffold.write_tree(build(), lab)
-                except (scaffold.ScaffoldError, OSError) as exc:
-                    shutil.rmtree(tmp, ignore_errors=True)
-                    plan.append((day, [_run_failed_row(day, label, f"cannot build the tree: {exc}")],
-                                 None, None, None))
+    try:
+        with pool:
+            for day in days:
+                plan += _submit_day(day, root, course, pool, run)
+            report = VerifyReport()
+            for day, rows, label, future, _ in plan:
+                if rows is not None:
+                    report.rows += rows
                     continue
-                plan.append((day, None, label, pool.submit(run, course, day, lab), tmp))
-        report = VerifyReport()
-        for day, rows, label, future, tmp in plan:
-            if rows is not None:
-                report.rows += rows
-                continue
-            try:
-                result = future.result()
-                report.rows.append(_judge(day, label, result))
-            except Exception as exc:  # the engine crashed: report it, keep verifying
-                report.rows.append(_run_failed_row(day, label, f"grading run crashed: "
-                                                   f"{type(exc).__name__}: {exc}"))
-            finally:
+                try:
+                    report.rows.append(_judge(day, label, future.result()))
+                except Exception as exc:  # the engine could not grade: report it, keep verifying
+                    report.rows.append(_run_failed_row(day, label, f"grading run failed: "
+                                                       f"{type(exc).__name__}: {exc}"))
+    finally:   # temp trees go even on Ctrl+C
+        for *_, tmp in plan:
+            if tmp is not None:
                 shutil.rmtree(tmp, ignore_errors=True)
     return report
+
+
+def _submit_day(day, root: Path, course, pool: Executor, run) -> list[tuple]:
+    """The static rows of a day, then one submitted grading run per tree."""
+    rows, found = _static_rows(day, root)
+    plan = [(day, rows, None, None, None)]
+    for label, build in _runs(day, root, found):
+        tmp = Path(tempfile.mkdtemp(prefix=f"grader-verify-{day.id}-"))
+        lab = tmp / Path(day.lab).name
+        try:
+            scaffold.write_tree(build(), lab)
+        except (scaffold.ScaffoldError, OSError) as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            plan.append((day, [_run_failed_row(day, label, f"cannot build the tree: {exc}")], None, None, None))
+            continue
+        plan.append((day, None, label, pool.submit(run, course, day, lab), tmp))
+    return plan
 
 
 def _runs(day, root: Path, found: dict | None):
