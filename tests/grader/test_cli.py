@@ -1,0 +1,160 @@
+"""Every command and exit code, through typer's CliRunner (stdout and stderr apart)."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from typer.testing import CliRunner
+
+from grader.cli import app
+
+from .conftest import manifest
+
+
+@pytest.fixture
+def cli():
+    runner = CliRunner()
+    return lambda *args: runner.invoke(app, [str(a) for a in args])
+
+
+def test_check_on_the_lab_exits_1_with_a_report(cli, course_dir):
+    result = cli("check", "1")
+    assert result.exit_code == 1, result.stderr
+    out = result.stdout
+    assert "1/3 passed" in out and "bonus 0/1" in out
+    assert "expected: hello Ann" in out and "hint: look closer" in out
+    assert "more: grader hint day-01 greets" in out
+    assert "next: E1 in mca/greet.py (fixes 1 check)" in out
+    assert "\033[" not in out  # not a TTY: no colour
+    assert result.stderr == ""
+
+
+def test_check_on_the_solution_exits_0(cli, course_dir):
+    result = cli("check", "day-01-hello", "--lab", course_dir / "solutions/day-01-hello")
+    assert result.exit_code == 0, result.stderr
+    assert "3/3 passed" in result.stdout and "next:" not in result.stdout
+
+
+def test_check_json_is_the_only_stdout(cli, course_dir):
+    result = cli("check", "01", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert (data["day"], data["passed"], data["total"]) == ("day-01", 1, 3)
+
+
+def test_check_writes_junit_and_gradescope(cli, course_dir, tmp_path):
+    result = cli("check", "1", "--junit", tmp_path / "out/junit.xml", "--gradescope", tmp_path / "results.json")
+    assert result.exit_code == 1
+    cases = ET.parse(tmp_path / "out/junit.xml").getroot().iter("testcase")
+    assert [c.get("name") for c in cases] == ["runs", "greets", "counts", "polite"]
+    assert json.loads((tmp_path / "results.json").read_text())["score"] == 1
+
+
+def test_check_only_and_keep_print_reproduce_lines(cli, course_dir):
+    result = cli("check", "1", "--only", "greets", "--keep")
+    assert result.exit_code == 1
+    assert "0/1 passed" in result.stdout
+    repro = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("reproduce:")]
+    assert len(repro) == 1 and repro[0].endswith("python -m mca greet Ann")
+    kept = [line for line in result.stdout.splitlines() if line.startswith("scratch directories kept in ")]
+    assert kept
+    import pathlib
+    import shutil
+
+    root = pathlib.Path(kept[0].removeprefix("scratch directories kept in "))
+    assert (root / "greets").is_dir()
+    shutil.rmtree(root)
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["check", "9"], ["unknown day '9'", "Known days: day-01, day-02"]),
+    (["check", "1", "--only", "nope"], ["no check 'nope'", "runs, greets, counts, polite"]),
+    (["hint", "1", "nope"], ["has no check 'nope'"]),
+])
+def test_usage_errors_exit_2_on_stderr(cli, course_dir, args, fragments):
+    result = cli(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    for fragment in fragments:
+        assert fragment in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_lab_names_the_path_and_reset(cli, course_dir):
+    lab = course_dir / "labs/day-01-hello"
+    import shutil
+
+    shutil.rmtree(lab)
+    result = cli("check", "1")
+    assert result.exit_code == 2
+    assert str(lab) in result.stderr and "grader reset day-01" in result.stderr
+    lab.write_text("not a dir")
+    result = cli("check", "1")
+    assert result.exit_code == 2 and "is a file, not a directory" in result.stderr
+
+
+def test_missing_checks_module_is_not_available_yet(cli, course_dir):
+    (course_dir / "checks/day01.py").unlink()
+    result = cli("check", "1")
+    assert result.exit_code == 2
+    assert "checks for day-01 are not available yet" in result.stderr
+
+
+def test_broken_manifest_exits_2_with_the_loaders_message(cli, course_dir):
+    (course_dir / "course.toml").write_text(manifest().replace('kind = "trap"', 'kind = "puzzle"'))
+    result = cli("list")
+    assert result.exit_code == 2
+    assert "kind 'puzzle'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_course_option_points_at_a_manifest(cli, course_dir, monkeypatch):
+    monkeypatch.delenv("GRADER_COURSE")
+    result = cli("--course", course_dir, "list")
+    assert result.exit_code == 0 and "day-01" in result.stdout
+
+
+def test_hint_progression_and_list_after_a_run(cli, course_dir):
+    assert "not checked yet" in cli("list").stdout
+    cli("check", "1")  # shows hint 1 of each failing check
+    first = cli("hint", "1", "greets")
+    assert first.exit_code == 0 and "greets (hint 2 of 3)" in first.stdout and "the concept" in first.stdout
+    second = cli("hint", "1", "greets")
+    assert "hint 3 of 3" in second.stdout and "almost the answer" in second.stdout
+    assert "more:" not in second.stdout
+    third = cli("hint", "1", "greets")
+    assert "already shown" in third.stdout and "almost the answer" in third.stdout
+    # without a check: the failing checks of the last run, each at its next level
+    every = cli("hint", "1").stdout
+    assert "counts (hint 2 of 3)" in every and "polite (hint 2 of 3)" in every and "runs" not in every
+    listing = cli("list").stdout
+    assert "day-01  Hello  [last: 1/3 passed (" in listing and "day-02  Every status  [not checked yet]" in listing
+    # the report now shows the deepest level the student asked for
+    assert "hint: almost the answer" in cli("check", "1", "--only", "greets").stdout
+
+
+def test_hint_without_a_run_covers_every_check(cli, course_dir):
+    out = cli("hint", "day-01").stdout
+    for check_id in ("runs", "greets", "counts", "polite"):
+        assert f"{check_id} (hint 1 of 3)" in out
+
+
+def test_hint_when_everything_passed(cli, course_dir):
+    cli("check", "1", "--lab", course_dir / "solutions/day-01-hello")
+    result = cli("hint", "1")
+    assert result.exit_code == 0 and "no hint needed" in result.stdout
+
+
+def test_python_dash_m_grader_runs_the_cli(course_dir):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    done = subprocess.run([sys.executable, "-m", "grader", "list"], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "day-01" in done.stdout

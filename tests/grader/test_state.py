@@ -1,0 +1,70 @@
+"""The state file: timestamps, hint levels, atomic writes, corrupt files."""
+
+from __future__ import annotations
+
+import json
+
+from freezegun import freeze_time
+
+from grader import hints
+from grader.results import CheckResult, DayResult
+from grader.state import State, state_path
+
+
+def _result(passed_ids, all_ids=("runs", "greets", "counts")):
+    return DayResult("day-01", "Hello", "/lab",
+                     [CheckResult(i, i, "passed" if i in passed_ids else "failed") for i in all_ids])
+
+
+def test_last_result_is_stamped_in_utc_and_survives_a_reload(course_dir):
+    state = State.load(course_dir)
+    with freeze_time("2030-05-06 07:08:09"):
+        state.record_result(_result({"runs"}))
+    state.save()
+    again = State.load(course_dir)
+    assert again.last("day-01") == {"passed": 1, "total": 3, "bonus_passed": 0, "bonus_total": 0,
+                                    "when": "2030-05-06T07:08:09Z", "failed": ["greets", "counts"]}
+    assert [p.name for p in state_path(course_dir).parent.iterdir()] == ["state.json"]  # no temp left
+
+
+def test_hint_levels_progress_and_never_go_back(course):
+    day = course.find_day("1")
+    state = State.load(course.root)
+    greets = day.check("greets")
+    result = _result({"runs"})
+    levels = hints.apply_to_result(state, day, result)
+    assert levels["greets"] == (1, 3) and result.checks[1].hint == "look closer"
+    shown = [hints.reveal_next(state, day, greets) for _ in range(3)]
+    assert [(s.level, s.already_all, s.more) for s in shown] == [(2, False, True), (3, False, False),
+                                                                (3, True, False)]
+    state.reveal(day.id, "greets", 1)
+    assert state.revealed(day.id, "greets") == 3
+    assert hints.report_level(state, day, greets) == 3
+
+
+def test_checks_for_hint_follow_the_last_run(course):
+    day = course.find_day("1")
+    state = State.load(course.root)
+    assert [c.id for c in hints.checks_for_hint(state, day)] == ["runs", "greets", "counts", "polite"]
+    state.record_result(_result({"runs", "counts"}))
+    assert [c.id for c in hints.checks_for_hint(state, day)] == ["greets"]
+
+
+def test_corrupt_state_warns_keeps_a_backup_and_starts_fresh(course_dir):
+    path = state_path(course_dir)
+    path.parent.mkdir()
+    path.write_text("{not json")
+    state = State.load(course_dir)
+    assert state.warnings and "starting fresh" in state.warnings[0]
+    assert path.with_name("state.json.bak").read_text() == "{not json"
+    assert state.last("day-01") is None
+    state.reveal("day-01", "greets", 2)
+    state.save()
+    assert json.loads(path.read_text())["days"]["day-01"]["hints"] == {"greets": 2}
+
+
+def test_wrong_shape_counts_as_corrupt(course_dir):
+    path = state_path(course_dir)
+    path.parent.mkdir()
+    path.write_text(json.dumps({"version": 99, "days": {}}))
+    assert State.load(course_dir).warnings
