@@ -309,7 +309,10 @@ def _first_diff_line(a: bytes, b: bytes) -> int | None:
 
 def diff_trees(expected: dict[str, bytes], lab_dir: Path) -> list[Drift]:
     lab_dir = Path(lab_dir)
-    actual = set(tree_files(lab_dir)) if lab_dir.is_dir() else set()
+    if not lab_dir.is_dir():
+        what = "is a file, not a directory" if lab_dir.exists() else "does not exist"
+        return [Drift(".", "missing", None, f"the lab directory {lab_dir} {what}")]
+    actual = set(tree_files(lab_dir))
     drifts = []
     for rel in sorted(set(expected) | actual):
         if rel not in actual:

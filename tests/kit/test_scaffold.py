@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
+import shutil
 
 import pytest
 
@@ -199,3 +199,55 @@ def test_regions_by_id_with_file_and_line(course):
     e1 = found["E1"]
     assert (e1.file, e1.start_line, e1.end_line) == ("pkg/mod.py", 5, 10)
     assert "TODO(E1)" in e1.scaffold_text and e1.solution_text == "    return 1\n"
+
+
+def test_missing_lab_is_one_drift(course):
+    day = course.days[0]
+    shutil.rmtree(day.lab)
+    assert [(d.path, d.kind) for d in scaffold.diff_lab(day)] == [(".", "missing")]
+
+
+MANIFEST = '''
+format_version = 1
+[course]
+name = "demo"
+title = "demo"
+[[days]]
+id = "day-01"
+slug = "day-01-demo"
+title = "demo"
+lab = "labs/day-01-demo"
+solution = "solutions/day-01-demo"
+checks_module = "grader/checks/day01.py"
+scaffold_passes = 0
+[[days.exercises]]
+id = "E1"
+file = "pkg/mod.py"
+symbol = "one"
+kind = "todo"
+summary = "one"
+[[days.checks]]
+id = "c-one"
+title = "one"
+exercises = ["E1"]
+hints = ["look"]
+'''
+
+
+def test_instructor_entry_point(tmp_path, monkeypatch, capsys):
+    make_course(tmp_path)
+    (tmp_path / "course.toml").write_text(MANIFEST)
+    monkeypatch.delenv("GRADER_COURSE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    lab_mod = tmp_path / "labs/day-01-demo/pkg/mod.py"
+    assert scaffold.main(["day-01", "--check"]) == 0
+    lab_mod.write_text("student work\n")
+    assert scaffold.main(["1", "--check"]) == 1
+    assert "drift: pkg/mod.py: differs" in capsys.readouterr().out
+    assert scaffold.main(["day-01"]) == 1                     # refuses to overwrite drifted work
+    assert lab_mod.read_text() == "student work\n"
+    assert "--force" in capsys.readouterr().err
+    assert scaffold.main(["day-01", "--force"]) == 0
+    assert "TODO(E1)" in lab_mod.read_text()
+    assert scaffold.main(["day-99"]) == 2 and "unknown day" in capsys.readouterr().err
+    assert scaffold.main([]) == 2

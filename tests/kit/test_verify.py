@@ -5,7 +5,6 @@ import threading
 
 import pytest
 
-from grader import scaffold
 from grader.backups import UnknownDay
 from grader.results import CheckResult, DayResult
 from grader.verify import VerifyReport, VerifyRow, render_table, verify
