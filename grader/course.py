@@ -8,12 +8,13 @@ Manifest format (format_version = 1)::
 
     format_version = 1
     [course]            name, title, agent (optional)
-    [[days]]            id, slug, title, lab, solution, checks_module, scaffold_passes
+    [[days]]            id, slug, title, lab, solution, checks_module (optional), scaffold_passes
     [[days.exercises]]  id, file, symbol, kind ("todo" | "trap"), summary
     [[days.checks]]     id, title, exercises (list of exercise ids), hints (non-empty), bonus
 
-A day's checks *module* path is read from `checks_module`: TOML cannot hold both a
-string `checks = "..."` and the `[[days.checks]]` tables in one day.
+A day's checks *module* path is read from `checks_module` (default:
+`grader/checks/<id without dashes>.py`, e.g. `grader/checks/day07.py`): TOML cannot
+hold both a string `checks = "..."` and the `[[days.checks]]` tables in one day.
 
 Paths are relative to the manifest. The loader insists that each day's solution
 directory and every exercise file inside it exist (they are the single source).
@@ -232,7 +233,9 @@ class _Validator:
         lab = self.relative(entry, "lab", self.take(raw, entry, "lab", str), must_exist=False, directory=True)
         solution = self.relative(entry, "solution", self.take(raw, entry, "solution", str),
                                  must_exist=True, directory=True)
-        module = self.relative(entry, "checks_module", self.take(raw, entry, "checks_module", str),
+        default_module = "grader/checks/" + day_id.replace("-", "").replace("_", "") + ".py"
+        module = self.relative(entry, "checks_module",
+                               self.take(raw, entry, "checks_module", str, default=default_module, required=False),
                                must_exist=False, directory=False)
         passes = self.take(raw, entry, "scaffold_passes", int)
         if passes < 0:

@@ -78,6 +78,12 @@ def test_broken_manifest_is_refused_with_file_entry_and_fix(course_dir, case):
     assert "Fix" in message
 
 
+def test_checks_module_defaults_to_grader_checks_day_nn(course_dir):
+    path = course_dir / "course.toml"
+    path.write_text(manifest().replace('checks_module = "checks/day01.py"\n', ""), encoding="utf-8")
+    assert load_course(path).days[0].checks == course_dir / "grader/checks/day01.py"
+
+
 def test_unreadable_manifest_names_the_file(tmp_path):
     with pytest.raises(CourseError, match="cannot read the manifest"):
         load_course(tmp_path / "course.toml")
