@@ -1,0 +1,44 @@
+"""The sample tests, made to pause: the grader needs the agent to be in the middle
+of a tool call while it looks at the log (checks written-as-it-happens and
+dangling-tool-call).
+
+When GRADER_TESTS_STARTED names a file, loading this module creates that file
+(the signal the grader waits for) and then waits until the grader kills the
+process group, or until a file with the same name plus ".release" appears, or
+30 seconds pass, whichever comes first. Without the variable these are the
+ordinary tests.
+"""
+
+import os
+import time
+import unittest
+
+from calc import add, divide, mul, sub
+
+_signal = os.environ.get("GRADER_TESTS_STARTED")
+if _signal:
+    with open(_signal, "w", encoding="utf-8") as handle:
+        handle.write(str(os.getpid()))
+    _deadline = time.monotonic() + 30
+    while time.monotonic() < _deadline and not os.path.exists(_signal + ".release"):
+        time.sleep(0.02)
+
+
+class CalcTests(unittest.TestCase):
+    def test_add_and_sub(self):
+        self.assertEqual(add(2, 3), 5)
+        self.assertEqual(sub(2, 3), -1)
+
+    def test_mul(self):
+        self.assertEqual(mul(4, 5), 20)
+
+    def test_divide(self):
+        self.assertEqual(divide(9, 3), 3)
+
+    def test_divide_by_zero(self):
+        with self.assertRaises(ValueError):
+            divide(1, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
