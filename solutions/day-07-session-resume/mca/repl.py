@@ -23,8 +23,9 @@ HELP = """commands:
   /help       this text"""
 
 
-def run_repl(chat: Chat, read_line: Callable[[str], str] = input) -> int:
+def run_repl(chat: Chat, read_line: Callable[[str], str] | None = None) -> int:
     """Read lines until /exit or end of input; each line is a turn or a command."""
+    read_line = read_line or input  # looked up now, so tests can replace input()
     print("mca: type a request, or /help for commands", flush=True)
     while True:
         try:
