@@ -179,10 +179,89 @@ def list_days() -> None:
         typer.echo(f"  {day.id:<{width}}  {day.title}  [{status}]")
 
 
-# --------------------------------------------------------------------------- instructor commands
-# `reset`, `restore` and `verify` are added here (grader/backups.py, grader/verify.py).
-# Keep them thin like the commands above: call the module, render its result object,
-# and turn known errors into `raise fail(message)` (exit 2, no traceback).
+# --------------------------------------------------------------------------- lab and instructor commands
+
+def _backup_call(fn, *args, **kwargs):
+    """Run a backups/scaffold operation, turning its refusals into exit 2 with the message."""
+    from grader.backups import BackupError
+    from grader.scaffold import ScaffoldError
+    try:
+        return fn(*args, **kwargs)
+    except (BackupError, ScaffoldError, CourseError) as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"{exc.filename or ''}: {exc.strerror}; nothing was deleted") from None
+
+
+@app.command()
+def reset(
+    day: Annotated[Optional[str], typer.Argument(help="day-07, 07, 7 or the day's slug")] = None,
+    all_days: Annotated[bool, typer.Option("--all", help="reset every day's lab")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="do not ask for confirmation")] = False,
+) -> None:
+    """Put a lab back to its untouched state; your current lab is backed up first."""
+    from grader import backups
+    course = load()
+    if all_days == (day is not None):
+        raise fail("name one day (grader reset day-07) or pass --all")
+    days = course.days if all_days else [find_day(course, day)]
+    plans = [_backup_call(backups.plan_reset, course, one) for one in days]
+    for plan in plans:
+        if plan.lab_exists:
+            typer.echo(f"{plan.day_id}: {plan.lab} ({plan.lab_files} files) will be backed up to "
+                       f"{plan.backups_dir}/<UTC time>/ and replaced by a fresh lab")
+        else:
+            typer.echo(f"{plan.day_id}: no lab at {plan.lab}; a fresh one will be generated")
+    if not yes and not typer.confirm("Go ahead?", default=False):
+        typer.echo("nothing changed")
+        raise typer.Exit(EXIT_FAILED)
+    for one in days:
+        typer.echo(_backup_call(backups.reset, course, one).describe())
+    typer.echo("bring a backup back with: grader restore DAY [BACKUP]")
+
+
+@app.command()
+def restore(
+    day: Annotated[str, typer.Argument(help="day-07, 07, 7 or the day's slug")],
+    backup: Annotated[Optional[str], typer.Argument(help="a backup name; none: list the backups")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="do not ask for confirmation")] = False,
+) -> None:
+    """List a lab's backups, or bring one back (the current lab is backed up first)."""
+    from grader import backups
+    course = load()
+    the_day = find_day(course, day)
+    if backup is None:
+        found = _backup_call(backups.list_backups, course, the_day)
+        if not found:
+            typer.echo(f"no backups of {the_day.id} yet (grader reset {the_day.id} makes one)")
+            raise typer.Exit(EXIT_OK)
+        typer.echo(f"backups of {the_day.id}, newest first:")
+        for one in found:
+            typer.echo(f"  {one.name}  {one.files} files  {one.path}")
+        typer.echo(f"bring one back with: grader restore {the_day.id} NAME")
+        raise typer.Exit(EXIT_OK)
+    plan = _backup_call(backups.plan_restore, course, the_day, backup)
+    typer.echo(f"{plan.day_id}: {plan.lab} will be replaced by backup {plan.source.name}"
+               + ("; the current lab is backed up first" if plan.lab_exists else ""))
+    if not yes and not typer.confirm("Go ahead?", default=False):
+        typer.echo("nothing changed")
+        raise typer.Exit(EXIT_FAILED)
+    typer.echo(_backup_call(backups.restore, course, the_day, backup).describe())
+
+
+@app.command()
+def verify(
+    day: Annotated[Optional[str], typer.Argument(help="one day; default: every day")] = None,
+) -> None:
+    """Prove the kit is gradable: solutions pass, labs score their scaffold count, mappings are exact."""
+    from grader.verify import render_table, verify as run_verify
+    course = load()
+    days = [find_day(course, day).id] if day else None
+    report = _backup_call(run_verify, course, days)
+    typer.echo(render_table(report), nl=False)
+    ok = report.ok
+    typer.echo("verify: all hold" if ok else f"verify: {len(report.failures)} item(s) do not hold")
+    raise typer.Exit(EXIT_OK if ok else EXIT_FAILED)
 
 
 def main() -> None:
