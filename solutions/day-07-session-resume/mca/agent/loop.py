@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..gateway.base import Gateway, GatewayError, StreamDelta, ToolCallChunk, Usage, rough_tokens
 from ..tools.approval import Approver
@@ -114,13 +114,12 @@ def backoff_delay(attempt: int) -> float:
     return min(BACKOFF_SECONDS * 2 ** attempt, BACKOFF_CAP)
 
 
-def collect(stream, emit: Emit) -> ModelReply:
+def collect(stream: Iterable[StreamDelta], emit: Emit) -> ModelReply:
     """Show text as it streams, and merge tool-call chunks by their index."""
     text: list[str] = []
     pieces: dict[int, dict] = {}
     usage = None
     for delta in stream:
-        delta: StreamDelta
         if delta.text:
             text.append(delta.text)
             emit(TextDelta(delta.text))
@@ -191,16 +190,18 @@ def run_call(call: ToolCall, tools: ToolRegistry, approver: Approver, guard: Loo
              history: list[dict], emit: Emit) -> None:
     """One tool call: started, gated and run, finished, and its result added to the history."""
     emit(ToolStarted(call.id, call.name, call.args))
-    started = time.monotonic()
-    result = gated_result(call, tools, approver, guard)
-    ms = round((time.monotonic() - started) * 1000)
+    result, ms = refusal(call, approver, guard), 0
+    if result is None:
+        started = time.monotonic()  # time the tool only, not the user deciding whether to allow it
+        result = tools.run(call.name, call.args)
+        ms = round((time.monotonic() - started) * 1000)
     emit(ToolFinished(call.id, call.name, result.ok, ms, len(result.content),
                       result.truncated, result.blocked_by))
     add_message(history, {"role": "tool", "tool_call_id": call.id, "content": result.content}, emit)
 
 
-def gated_result(call: ToolCall, tools: ToolRegistry, approver: Approver, guard: LoopGuard) -> ToolResult:
-    """Every way a call can end, as a ToolResult the model will read."""
+def refusal(call: ToolCall, approver: Approver, guard: LoopGuard) -> ToolResult | None:
+    """Why this call must not run, as the result the model will read; None if it may run."""
     if call.problem:
         return ToolResult(False, f"error: {call.problem}")
     if guard.blocks(call):
@@ -210,7 +211,7 @@ def gated_result(call: ToolCall, tools: ToolRegistry, approver: Approver, guard:
     decision = approver.decide(call.name, call.args)
     if not decision.allowed:
         return ToolResult(False, decision.reason, blocked_by="approval")
-    return tools.run(call.name, call.args)
+    return None
 
 
 def close_dangling_calls(history: list[dict], emit: Emit) -> None:
