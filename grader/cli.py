@@ -25,7 +25,7 @@ from grader.state import State
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Grade the labs of agent-lab: check your work, get hints, see your progress.")
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_TAMPERED = 0, 1, 2, 3
 
 
 class _Options:
@@ -95,19 +95,24 @@ def check(
         "--gradescope", help="also write a Gradescope results.json here")] = None,
     keep: Annotated[bool, typer.Option(help="keep scratch directories and print reproduce commands")] = False,
     only: Annotated[Optional[list[str]], typer.Option(help="run only this check id (repeatable)")] = None,
+    ci: Annotated[bool, typer.Option("--ci", help="CI mode: refuse to run (exit 3) if the checks or "
+                                     "course.toml differ from the shipped ones; keep no progress state")] = False,
 ) -> None:
     """Run a day's checks against your lab and report what passes."""
     course = load()
     the_day = find_day(course, day)
+    if ci:
+        _refuse_if_tampered(course)
     try:
         result = run_day(course, the_day, lab or the_day.lab, keep=keep, select=only or None)
     except EngineError as exc:
         raise fail(str(exc)) from None
     state = load_state(course)
     levels = hint_levels.apply_to_result(state, the_day, result)
-    if not only:
-        state.record_result(result)
-    save_state(state)
+    if not ci:  # CI runs keep no progress: state belongs to a student's machine
+        if not only:
+            state.record_result(result)
+        save_state(state)
 
     if as_json:
         typer.echo(render_json(result), nl=False)
@@ -122,6 +127,16 @@ def check(
         gradescope.write_gradescope(result, gradescope_path)
     github.emit(result, lambda line: typer.echo(line, err=as_json))
     raise typer.Exit(EXIT_OK if result.all_core_passed else EXIT_FAILED)
+
+
+def _refuse_if_tampered(course: Course) -> None:
+    from grader import integrity
+    problems = integrity.tampered(course.root)
+    if problems:
+        listed = ", ".join(map(str, problems[:5])) + (" ..." if len(problems) > 5 else "")
+        raise fail(f"--ci: {len(problems)} file(s) differ from the grader as shipped: {listed}. "
+                   "Grade with a pristine copy of the kit (or, after an intended change, refresh the record "
+                   "with `python -m grader.integrity --update`).", EXIT_TAMPERED)
 
 
 @app.command()

@@ -1,0 +1,104 @@
+"""Tamper detection for CI: the grader refuses to grade with checks it did not ship.
+
+A submission graded in CI may carry its own copy of the kit. `grader check --ci`
+compares the manifest, every checks module and fixture, and the grader's own code
+with the sha256 digests recorded in `grader/shipped.sha256` when the kit was
+released, and stops with exit status 3 naming the first files that differ.
+
+Instructors refresh the record after changing the grader or course.toml:
+
+    python -m grader.integrity --update
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+RECORD = PACKAGE / "shipped.sha256"
+SKIP_PARTS = {"__pycache__", ".pytest_cache"}
+
+
+@dataclass(frozen=True)
+class Tampered:
+    path: str      # relative to the course root
+    reason: str    # "changed", "missing", "not shipped"
+
+    def __str__(self) -> str:
+        return f"{self.path} ({self.reason})"
+
+
+def guarded_files(course_root: Path) -> list[Path]:
+    """course.toml and every file of the grader package, except caches and the record itself."""
+    files = [course_root / "course.toml"]
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.is_file() and path != RECORD and not SKIP_PARTS & set(path.parts) and path.suffix != ".pyc":
+            files.append(path)
+    return files
+
+
+def _relative(path: Path, course_root: Path) -> str:
+    try:
+        return path.resolve().relative_to(course_root.resolve()).as_posix()
+    except ValueError:
+        return "grader/" + path.resolve().relative_to(PACKAGE).as_posix()
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def current(course_root: Path) -> dict[str, str]:
+    return {_relative(p, course_root): digest(p) for p in guarded_files(course_root) if p.is_file()}
+
+
+def read_record(record: Path = RECORD) -> dict[str, str]:
+    entries = {}
+    for line in record.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            sha, _, name = line.partition("  ")
+            entries[name] = sha
+    return entries
+
+
+def write_record(course_root: Path, record: Path = RECORD) -> int:
+    entries = current(course_root)
+    lines = ["# sha256 of the files `grader check --ci` refuses to run with if changed.",
+             "# Refresh with: python -m grader.integrity --update"]
+    lines += [f"{sha}  {name}" for name, sha in sorted(entries.items())]
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return len(entries)
+
+
+def tampered(course_root: Path, record: Path = RECORD) -> list[Tampered]:
+    """Files that differ from the shipped record (empty when the kit is pristine)."""
+    if not record.is_file():
+        return [Tampered(_relative(record, course_root), "missing")]
+    shipped = read_record(record)
+    found = current(course_root)
+    problems = [Tampered(name, "changed") for name, sha in sorted(shipped.items())
+                if name in found and found[name] != sha]
+    problems += [Tampered(name, "missing") for name in sorted(shipped) if name not in found]
+    problems += [Tampered(name, "not shipped") for name in sorted(found) if name not in shipped]
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    root = PACKAGE.parent
+    if args == ["--update"]:
+        count = write_record(root)
+        print(f"recorded {count} files in {RECORD}")
+        return 0
+    problems = tampered(root)
+    for problem in problems:
+        print(problem)
+    print("pristine" if not problems else f"{len(problems)} file(s) differ from the shipped record")
+    return 0 if not problems else 3
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
