@@ -1,0 +1,102 @@
+"""Fork: grow a new session from a clean point of an existing one.
+
+A fork copies the parent's first lines, up to and including event N, into a new
+file, byte for byte and with the same seq numbers (so "event 8" means the same thing
+in both), then adds one ``fork`` event that records where it came from. The parent
+is only ever read.
+
+That is not a rollback. A rollback moves the current session back; a fork leaves
+it exactly as it was and starts a second one. Neither touches files on disk that
+the agent edited: restoring those needs file snapshots.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable
+
+from .ids import fresh_session_id, session_path
+from .log import Event, SessionError, SessionLog, fsync_directory, fsync_requested, parse_line, read_events
+
+
+class ForkError(ValueError):
+    """A fork that cannot be made, with the reason and what to do instead."""
+
+
+def fork_points(events: Iterable[Event]) -> list[int]:
+    """The seqs where a conversation can be cut cleanly.
+
+    A user message, or an assistant message that asks for no tools. Cutting right
+    after an assistant message with tool calls would leave calls without results,
+    and the next request to the model would be invalid. System and tool messages
+    are never fork points.
+    """
+    # TODO(E4): offer only clean boundaries - user messages, and assistant messages
+    # without tool_calls. Cutting anywhere else leaves a conversation the model
+    # cannot continue. For now every event is offered.
+    return [event.seq for event in events]
+
+
+def _prefix_size(parent: Path, at_seq: int) -> tuple[Event | None, int]:
+    """Read the parent up to event ``at_seq``: return that event and the byte size of the prefix.
+
+    Streams line by line, so forking a huge log does not load it into memory.
+    Returns ``(None, 0)`` if a bad line comes first or the seq is not there.
+    """
+    size = 0
+    previous_seq = 0
+    with open(parent, "rb") as handle:
+        for raw in handle:
+            if not raw.endswith(b"\n"):
+                return None, 0
+            event, _problem = parse_line(raw, previous_seq)
+            if event is None or event.seq > at_seq:
+                return None, 0
+            size += len(raw)
+            if event.seq == at_seq:
+                return event, size
+            previous_seq = event.seq
+    return None, 0
+
+
+def _copy_prefix(parent: Path, child: Path, size: int) -> None:
+    """Create ``child`` holding exactly the first ``size`` bytes of ``parent``."""
+    with open(parent, "rb") as source, open(child, "xb") as target:
+        remaining = size
+        while remaining:
+            chunk = source.read(min(remaining, 1 << 16))
+            if not chunk:
+                raise SessionError(f"{parent.name} shrank while it was being forked")
+            target.write(chunk)
+            remaining -= len(chunk)
+        if fsync_requested():
+            target.flush()
+            os.fsync(target.fileno())
+
+
+def fork(sessions_dir: Path | str, parent_id: str, at_seq: int) -> str:
+    """Make a new session from ``parent_id``'s events up to ``at_seq``; return its id."""
+    sessions_dir = Path(sessions_dir)
+    parent = session_path(sessions_dir, parent_id)
+    if not parent.is_file():
+        raise ForkError(f"no session {parent_id} in {sessions_dir}")
+    event, prefix_bytes = _prefix_size(parent, at_seq)
+    if event is None or at_seq not in fork_points([event]):
+        valid = fork_points(read_events(parent).events)
+        listed = ", ".join(map(str, valid)) or "none"
+        raise ForkError(f"seq {at_seq} is not a fork point of {parent_id}; fork points: {listed}")
+
+    child_id = fresh_session_id(sessions_dir)
+    child = session_path(sessions_dir, child_id)
+    _copy_prefix(parent, child, prefix_bytes)
+    # Keep the two in step: both now end at the fork point.
+    os.truncate(parent, prefix_bytes)
+    if fsync_requested():
+        fsync_directory(sessions_dir)
+    with SessionLog.open_append(child, last_seq=at_seq) as log:
+        log.append("fork", **{"from": parent_id, "atSeq": at_seq})
+    return child_id
+
+
+__all__ = ["ForkError", "fork", "fork_points"]
