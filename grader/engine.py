@@ -5,7 +5,8 @@ the report to itself. The run is hermetic: an ini file of our own in a fresh run
 root (so the kit's pyproject addopts/testpaths and any conftest above the checks
 directory are not picked up), no cache provider, no plugin autoloading, pytest's
 terminal output off, and every scratch directory under the run root, which is
-removed at the end unless `keep`. Nothing is written into the lab or the cwd.
+removed at the end unless `keep`. The checks see a copy of the lab in the run root, so
+nothing a student's code does while it runs can change the lab itself, nor the cwd.
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     lab = check_lab(day, lab)
     selected = check_selection(day, select)
     run_root = Path(tempfile.mkdtemp(prefix=f"grader-{day.id}-")).resolve()
-    context = CheckContext(lab=lab, day=day, course=course, fixtures=day.checks.parent / day.checks.stem,
+    graded = _copy_lab(lab, run_root / "lab")
+    context = CheckContext(lab=graded, day=day, course=course, fixtures=day.checks.parent / day.checks.stem,
                            keep=keep, run_root=run_root)
     plugin = GraderPlugin(context, selected)
     started = time.perf_counter()
@@ -93,6 +95,19 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
         raise EngineError(f"pytest could not run {day.checks} (exit {int(exit_code)}):\n{_tail(output, 12)}")
     return _day_result(day, lab, plugin, selected, time.perf_counter() - started,
                        str(run_root) if keep else None)
+
+
+# What a student may have in a lab dir that grading neither needs nor should copy.
+_NOT_GRADED = shutil.ignore_patterns("__pycache__", "*.pyc", ".sessions", ".grader", ".git", ".venv", "venv")
+
+
+def _copy_lab(lab: Path, dest: Path) -> Path:
+    """Grade a copy, so nothing the student's code does at run time can change the lab itself."""
+    try:
+        shutil.copytree(lab, dest, ignore=_NOT_GRADED, symlinks=True)
+    except (OSError, shutil.Error) as exc:
+        raise EngineError(f"could not copy the lab {lab} for grading: {exc}") from None
+    return dest
 
 
 def _run_pytest(module: Path, run_root: Path, plugin: GraderPlugin) -> tuple[int, str]:
