@@ -1,0 +1,161 @@
+"""Build labs for the tests of the day-07 checks: the solution, its scaffold
+reverts, and the solution with a patch applied (a mutant or an alternate).
+
+A patch is a small Python file (tests/checks/mutants/*.py, tests/checks/alternates/*.py):
+
+    '''What this implementation does differently (the docstring).'''
+    TARGET = "mca/session/replay.py"        # file the definitions below replace into
+    TARGETS = {"fork": "mca/session/fork.py"}  # optional: per-name targets
+    ADD = ("_is_clean",)                    # optional: new helpers, appended to their target
+    FAILS = ("replay-counts",)              # the exact set of checks it must fail
+
+    import json                             # extra imports, added to each target file
+
+    def replay(events):                     # replaces the module-level `replay`
+        ...
+
+    class SessionLog:                       # each method replaces SessionLog.<method>
+        def append(self, type, **fields):
+            ...
+
+The patch file is data: it is parsed, never imported. A definition that has no
+counterpart in the target is an error, so a change in the reference shows up as a
+clear failure here rather than as a mutant that silently stopped testing anything.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader import scaffold
+
+KIT = Path(__file__).resolve().parents[2]
+SOLUTION = KIT / "solutions" / "day-07-session-resume"
+HERE = Path(__file__).resolve().parent
+
+
+class PatchError(Exception):
+    pass
+
+
+@dataclass
+class Patch:
+    name: str
+    path: Path
+    doc: str
+    fails: frozenset[str]
+    imports: list[str] = field(default_factory=list)
+    # (target file, qualified name, source text of the replacement)
+    replacements: list[tuple[str, str, str]] = field(default_factory=list)
+    added: frozenset[str] = frozenset()
+
+
+def load_patch(path: Path) -> Patch:
+    source = path.read_text(encoding="utf-8")
+    module = ast.parse(source, str(path))
+    lines = source.splitlines(keepends=True)
+    constants: dict[str, object] = {}
+    patch = Patch(path.stem, path, ast.get_docstring(module) or "", frozenset())
+
+    def text_of(node: ast.AST) -> str:
+        start = min([d.lineno for d in getattr(node, "decorator_list", [])] + [node.lineno])
+        return textwrap.dedent("".join(lines[start - 1:node.end_lineno]))
+
+    for node in module.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            constants[node.targets[0].id] = ast.literal_eval(node.value)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            if not (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
+                patch.imports.append(ast.get_source_segment(source, node))
+    targets = dict(constants.get("TARGETS", {}))
+    default = constants.get("TARGET")
+    for node in module.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            patch.replacements.append((targets.get(node.name, default), node.name, text_of(node)))
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    qualified = f"{node.name}.{item.name}"
+                    target = targets.get(qualified, targets.get(node.name, default))
+                    patch.replacements.append((target, qualified, text_of(item)))
+    for target, qualified, _ in patch.replacements:
+        if not target:
+            raise PatchError(f"{path.name}: no TARGET for {qualified}")
+    patch.fails = frozenset(constants.get("FAILS", ()))
+    patch.added = frozenset(constants.get("ADD", ()))
+    return patch
+
+
+def _find(module: ast.Module, qualified: str):
+    scope: list[ast.stmt] = module.body
+    node = None
+    for part in qualified.split("."):
+        node = next((n for n in scope if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                     and n.name == part), None)
+        if node is None:
+            return None
+        scope = node.body
+    return node
+
+
+def replace_definition(text: str, qualified: str, replacement: str, where: str) -> str:
+    module = ast.parse(text)
+    node = _find(module, qualified)
+    if node is None:
+        raise PatchError(f"{where} has no {qualified} to replace (did the reference change?)")
+    lines = text.splitlines(keepends=True)
+    start = min([d.lineno for d in node.decorator_list] + [node.lineno]) - 1
+    indent = " " * node.col_offset
+    new = textwrap.indent(replacement, indent, lambda line: line.strip() != "")
+    return "".join(lines[:start]) + new.rstrip("\n") + "\n" + "".join(lines[node.end_lineno:])
+
+
+def add_imports(text: str, imports: list[str]) -> str:
+    if not imports:
+        return text
+    module = ast.parse(text)
+    after = 0
+    for node in module.body:  # after the docstring and `from __future__` lines
+        if isinstance(node, ast.Expr) and isinstance(getattr(node, "value", None), ast.Constant) and after == 0:
+            after = node.end_lineno
+        elif isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            after = node.end_lineno
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[:after]) + "".join(i + "\n" for i in imports) + "".join(lines[after:])
+
+
+def apply_patch(tree: dict[str, bytes], patch: Patch) -> dict[str, bytes]:
+    tree = dict(tree)
+    touched: set[str] = set()
+    for target, qualified, replacement in patch.replacements:
+        if target not in tree:
+            raise PatchError(f"{patch.path.name}: no file {target} in the solution")
+        text = tree[target].decode("utf-8")
+        if qualified in patch.added:
+            text = text.rstrip("\n") + "\n\n\n" + replacement
+        else:
+            text = replace_definition(text, qualified, replacement, target)
+        tree[target] = text.encode("utf-8")
+        touched.add(target)
+    for target in touched:
+        tree[target] = add_imports(tree[target].decode("utf-8"), patch.imports).encode("utf-8")
+        compile(tree[target], target, "exec")  # a broken patch fails here, not in a check
+    return tree
+
+
+def patches(kind: str) -> list[Patch]:
+    """Every patch in tests/checks/<kind>/, sorted by name."""
+    return [load_patch(p) for p in sorted((HERE / kind).glob("*.py")) if not p.name.startswith("_")]
+
+
+def build_lab(destination: Path, *, patch: Patch | None = None, revert: set[str] | None = frozenset()) -> Path:
+    """Write a lab into `destination`: the solution (revert=empty), the scaffold lab
+    (revert=None), a solution with some regions reverted, or the solution plus a patch."""
+    tree = scaffold.build(SOLUTION, None if revert is None else set(revert))
+    if patch is not None:
+        tree = apply_patch(tree, patch)
+    scaffold.write_tree(tree, destination)
+    return destination
