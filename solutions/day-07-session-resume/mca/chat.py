@@ -59,6 +59,7 @@ class Chat:
         self.history = [{"role": "system", "content": SYSTEM_PROMPT}]
         self.emit(MessageAdded(self.history[0]))
         self.recorder.end_turn()
+        self.screen.status(f"new session {self.session_id} (log: {self.log.path})")
 
     def resume(self, session_id: str | None = None) -> Resumed:
         """Continue the latest session, or ``session_id``, and say what came back."""
