@@ -44,6 +44,10 @@ ID_PATTERN = re.compile(r"s-(\d{8})-(\d{6})-[0-9a-f]{4}")
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork")
 SIGNAL_VAR = "GRADER_TESTS_STARTED"  # read by day07/blocking-workspace/test_calc.py
 TURN_TIMEOUT = 30  # seconds for one agent turn; the mock needs well under one
+TOOL_TIMEOUT = 10  # seconds for `log inspect` or `fork`: a stuck reader must not cost minutes
+# Round 1 runs 8 hours east of UTC (a POSIX TZ string, no tz database needed), so an id
+# or a ts made from local time cannot pass for UTC on a machine whose clock is in UTC.
+NOT_UTC = {"TZ": "GRT-8"}
 WAIT_TIMEOUT = 15  # seconds to wait for a signal from a running child
 ROUND1_SHAPE = ["message system", "message user", "usage", "message assistant+tool_calls",
                 "tool_end", "message tool", "usage", "message assistant"]
@@ -146,10 +150,17 @@ def wait_until(predicate, timeout: float, interval: float = 0.01):
 # --------------------------------------------------------------------------- children
 
 def evidence(result: ChildResult) -> str:
-    """What a failed child left: its "not implemented yet" line, else its stderr tail."""
+    """What a failed child left: its "not implemented yet" line; else, for a traceback,
+    the exception and where it was raised; else the end of its output."""
     for line in (result.stderr + "\n" + result.stdout).splitlines():
         if "not implemented yet" in line:
             return say("child.not_implemented", line=line.strip())
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    if any(line.startswith("Traceback") for line in lines):
+        places = [line.strip() for line in lines if line.lstrip().startswith('File "')]
+        # `File "/tmp/.../lab/mca/session/replay.py", line 31, in replay` -> `mca/session/replay.py, line 31, ...`
+        where = re.sub(r'^File "(?:[^"]*?/)?(mca/[^"]*|[^"/]*)"', r"\1", places[-1]) if places else "?"
+        return say("child.raised", error=lines[-1].strip(), where=where)
     tail = result.stderr_tail(6).strip()
     return tail or result.stdout.strip()[-300:] or "(no output)"
 
@@ -167,7 +178,7 @@ def mca(ctx, *args: str, cwd: Path, **kwargs) -> ChildResult:
 
 def inspect(ctx, root: Path, session_id: str) -> dict:
     """`python -m mca log inspect ID --json` run in `root` (logs in root/.sessions)."""
-    result = mca(ctx, "log", "inspect", session_id, "--json", cwd=root)
+    result = mca(ctx, "log", "inspect", session_id, "--json", cwd=root, timeout=TOOL_TIMEOUT)
     expect_ok(result)
     for text in (result.stdout.strip(), *reversed(result.stdout.strip().splitlines())):
         try:
@@ -180,10 +191,10 @@ def inspect(ctx, root: Path, session_id: str) -> dict:
 
 
 def field(report: dict, name: str):
-    """A value of the inspect report; a null one fails with the report's notes."""
+    """A value of the inspect report; a null one fails with the report's note about it."""
     value = report.get(name)
     if value is None:
-        notes = [n for n in report.get("notes") or [] if "not implemented" in n]
+        notes = [n for n in report.get("notes") or [] if not str(n).startswith("log stopped")]
         why = notes[0] if notes else say("child.json_null_why")
         raise CheckFailed(say("child.json_null", field=name, why=why))
     return len(value) if name == "events" and isinstance(value, list) else value
@@ -217,7 +228,7 @@ def round1(ctx) -> Round:
     ws, sessions = workspace(ctx, "round1")
     live = Round(ws, sessions, datetime.now(timezone.utc))
     try:
-        live.result = mca(ctx, "--yes", "--sessions-dir", str(sessions), ROUND1, cwd=ws)
+        live.result = mca(ctx, "--yes", "--sessions-dir", str(sessions), ROUND1, cwd=ws, extra_env=NOT_UTC)
     except ChildTimeout as exc:
         live.timeout = exc
     return live
@@ -465,7 +476,7 @@ def test_fork_points(ctx):
     points = field(inspect(ctx, root, session_id), "fork_points")
     if points != [2, 8, 9, 19]:
         raise CheckFailed(say("fork.points_wrong", seen=points), expected=[2, 8, 9, 19], seen=points)
-    result = mca(ctx, "fork", session_id, "4", cwd=root)
+    result = mca(ctx, "fork", session_id, "4", cwd=root, timeout=TOOL_TIMEOUT)
     made = [p for p in logs_in(root / ".sessions") if p != log]
     if result.returncode == 0:
         raise CheckFailed(say("fork.not_refused", made=names(made)))
@@ -490,7 +501,7 @@ def fork8(ctx) -> Forked:
     """`python -m mca fork ID 8` on a copy of the two-round log, run once for checks 10 and 11."""
     root, session_id, log = canonical(ctx, "two-rounds")
     original = log.read_bytes()
-    return Forked(root, session_id, log, original, mca(ctx, "fork", session_id, "8", cwd=root))
+    return Forked(root, session_id, log, original, mca(ctx, "fork", session_id, "8", cwd=root, timeout=TOOL_TIMEOUT))
 
 
 def test_fork_copies_prefix(ctx, fork8):

@@ -180,3 +180,25 @@ def test_canonical_logs_have_the_contract_shape():
     round1 = next((logs / "round1").glob("*.jsonl")).read_bytes()
     two = next((logs / "two-rounds").glob("*.jsonl")).read_bytes()
     assert two.startswith(round1), "the two-round log continues the round-1 session"
+
+
+# --------------------------------------------------------------------------- what a student reads
+
+@uses("mutants/replay_crashes")
+def test_a_crashed_child_shows_the_end_of_its_traceback(gradings):
+    graded = gradings.get("mutants/replay_crashes")
+    check = graded.check("replay-counts")
+    assert "exited with status 1" in check["message"]
+    assert "TypeError" in check["seen"] and "not subscriptable" in check["seen"], check
+
+
+@uses("scaffold-lab")
+def test_a_stub_shows_its_not_implemented_line(gradings):
+    graded = gradings.get("scaffold-lab")
+    resume = graded.check("resume-across-processes")
+    assert "not implemented yet: TODO(E2)" in resume["seen"], resume
+    replay = graded.check("replay-counts")
+    assert "replayed" in replay["message"] and "TODO(E2)" in replay["message"], replay
+    torn = graded.check("torn-tail")
+    assert torn["message"] == ("expected reading to stop at line 8 (the last line cut in half), "
+                               "but it returned 7 events and reported nothing")
