@@ -120,10 +120,11 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def canonical(ctx, name: str) -> tuple[Path, str, Path]:
-    """A scratch dir holding `.sessions/<id>.jsonl`, a copy of logs/<name>: (dir, id, log)."""
+def canonical(ctx, name: str, purpose: str) -> tuple[Path, str, Path]:
+    """A scratch dir named after `purpose`, holding `.sessions/<id>.jsonl`, a copy of
+    logs/<name>: (dir, id, log). Run `python -m mca log inspect ID` there by hand."""
     source = next((ctx.fixtures / "logs" / name).glob("*.jsonl"))
-    root = ctx.tmp(name)
+    root = ctx.tmp(purpose)
     (root / ".sessions").mkdir()
     target = root / ".sessions" / source.name
     shutil.copyfile(source, target)
@@ -348,7 +349,7 @@ def test_written_as_it_happens(ctx):
 
 def test_replay_counts(ctx):
     """Replaying the round-1 log rebuilds 5 messages, skips the 3 other events, and gives a token estimate above zero."""
-    root, session_id, _ = canonical(ctx, "round1")
+    root, session_id, _ = canonical(ctx, "round1", "replay-counts")
     report = inspect(ctx, root, session_id)
     replayed, skipped = field(report, "replayed"), field(report, "skipped")
     if (replayed, skipped) != (5, 3):
@@ -443,14 +444,14 @@ def expect_stop(ctx, root: Path, session_id: str, log: Path, line: int, what: st
 def test_torn_tail(ctx):
     """A log whose last line was cut in half reads as its 7 complete events, reports line 8 as torn, and is left unchanged."""
     for newline_only, what in ((False, say("read.torn_cut")), (True, say("read.torn_newline"))):
-        root, session_id, log = canonical(ctx, "round1")
+        root, session_id, log = canonical(ctx, "round1", "torn-tail")
         cut_last_line(log, keep_newline_only=newline_only)
         expect_stop(ctx, root, session_id, log, 8, what)
 
 
 def test_bad_line_stops(ctx):
     """A corrupt line in the middle (bad JSON, or a repeated seq) stops reading at that line; nothing after it is returned."""
-    root, session_id, log = canonical(ctx, "round1")
+    root, session_id, log = canonical(ctx, "round1", "bad-line-stops-json")
     replace_line(log, 4, lambda raw: b"{oops\n")
     expect_stop(ctx, root, session_id, log, 4, say("read.bad_json"))
 
@@ -459,7 +460,7 @@ def test_bad_line_stops(ctx):
         data["seq"] = 5
         return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")
 
-    root, session_id, log = canonical(ctx, "round1")
+    root, session_id, log = canonical(ctx, "round1", "bad-line-stops-seq")
     replace_line(log, 6, repeat_seq)
     expect_stop(ctx, root, session_id, log, 6, say("read.repeated_seq"))
 
@@ -472,7 +473,7 @@ def numbers_in(text: str) -> set[int]:
 
 def test_fork_points(ctx):
     """On the two-round log the fork points are exactly 2, 8, 9 and 19, and forking at 4 is refused with the valid points named."""
-    root, session_id, log = canonical(ctx, "two-rounds")
+    root, session_id, log = canonical(ctx, "two-rounds", "fork-points")
     points = field(inspect(ctx, root, session_id), "fork_points")
     if points != [2, 8, 9, 19]:
         raise CheckFailed(say("fork.points_wrong", seen=points), expected=[2, 8, 9, 19], seen=points)
@@ -499,7 +500,7 @@ class Forked:
 @pytest.fixture(scope="module")
 def fork8(ctx) -> Forked:
     """`python -m mca fork ID 8` on a copy of the two-round log, run once for checks 10 and 11."""
-    root, session_id, log = canonical(ctx, "two-rounds")
+    root, session_id, log = canonical(ctx, "two-rounds", "fork-at-8")
     original = log.read_bytes()
     return Forked(root, session_id, log, original, mca(ctx, "fork", session_id, "8", cwd=root, timeout=TOOL_TIMEOUT))
 
@@ -632,7 +633,7 @@ def test_dangling_tool_call(ctx):
 
 def test_unknown_type_tolerated(ctx):
     """An event of a type the code does not know is kept, replays as skipped, and does not stop reading."""
-    root, session_id, log = canonical(ctx, "round1")
+    root, session_id, log = canonical(ctx, "round1", "unknown-type-tolerated")
     out = []
     for number, raw in enumerate(log.read_bytes().splitlines(keepends=True), start=1):
         data = json.loads(raw)
