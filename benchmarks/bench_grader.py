@@ -1,0 +1,236 @@
+"""Benchmark 5: grader latency, and where its time goes.
+
+``grader check day-07 --lab solutions/day-07-session-resume`` is run as a student
+runs it (the console script, in a child process), median of several runs, against
+two yardsticks: the 2 s goal, and the sum of the wall times of the child processes
+the grader itself starts.
+
+Those children are read from the engine, in an instrumented run: a child of ours
+that imports the grader, wraps ``grader.spawn._remember`` (every finished child
+passes through it, with its duration) and a few engine steps, and calls
+``run_day`` as the CLI does. It reports the phases (imports, lab copy, pytest
+collection, each check, the rest of pytest), every child (with the check that
+started it, from PYTEST_CURRENT_TEST) and the per-check durations.
+
+The runs use a scratch course root (a copy of course.toml, with grader/, labs/ and
+solutions/ linked), so the progress file a check writes (.grader/state.json) is
+the scratch root's, not the kit's.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from common import (ROOT, ROUND1_LOG, SOLUTION, Row, check_ok, child_env, fmt_time, median, run_child,
+                    verdict)
+
+GOAL_SECONDS = 2.0
+QUICK_CHECK = "append-is-incremental"  # one check, one child: enough to exercise the path
+
+HARNESS = r"""
+import json, os, sys, time
+t0 = time.perf_counter()
+import grader.engine as engine
+from grader import spawn
+from grader.plugin import GraderPlugin
+from grader.course import find_course, load_course
+t_import = time.perf_counter()
+children, marks = [], {}
+remember = spawn._remember
+def recording(result):
+    test = os.environ.get("PYTEST_CURRENT_TEST", "?").split("::")[-1].split(" ")[0]
+    children.append({"test": test, "argv": list(result.argv[1:]), "duration": result.duration})
+    remember(result)
+spawn._remember = recording
+def timed(name, function):
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            marks[name] = time.perf_counter() - start
+    return wrapper
+engine._copy_lab = timed("copy_lab", engine._copy_lab)
+engine._run_pytest = timed("pytest", engine._run_pytest)
+collect = GraderPlugin.pytest_collection_modifyitems
+def modifyitems(self, session, config, items):
+    marks["collected_at"] = time.perf_counter()
+    return collect(self, session, config, items)
+GraderPlugin.pytest_collection_modifyitems = modifyitems
+t_course = time.perf_counter()
+course = load_course(find_course())
+day = course.find_day(sys.argv[1])
+t_course = time.perf_counter() - t_course
+select = sys.argv[3:] or None
+t_run = time.perf_counter()
+result = engine.run_day(course, day, sys.argv[2], select=select)
+t_end = time.perf_counter()
+print(json.dumps({
+    "import": t_import - t0, "course": t_course, "run_day": t_end - t_run, "marks": marks,
+    "collect": marks.get("collected_at", t_run) - t_run - marks.get("copy_lab", 0),
+    "checks": [{"id": c.id, "status": c.status, "duration": c.duration} for c in result.checks + result.bonus],
+    "children": children,
+}))
+"""
+
+
+def grader_python() -> Path:
+    """A Python that can import the kit's grader (this one, else the kit's .venv)."""
+    if importlib.util.find_spec("grader") is not None:
+        return Path(sys.executable)
+    venv = ROOT / ".venv" / "bin" / "python"
+    if venv.exists():
+        return venv
+    raise RuntimeError("the grader is not importable: run with the kit's virtualenv (.venv/bin/python)")
+
+
+def scratch_course(workdir: Path) -> Path:
+    root = workdir / "course"
+    root.mkdir()
+    shutil.copy2(ROOT / "course.toml", root / "course.toml")
+    for name in ("grader", "labs", "solutions"):
+        (root / name).symlink_to(ROOT / name, target_is_directory=True)
+    return root
+
+
+def kind_of(argv: list[str]) -> str:
+    """A short name for a child of the grader: what it runs."""
+    if argv[:2] == ["-m", "mca"]:
+        rest = argv[2:]
+        if rest[:2] == ["log", "inspect"]:
+            return "mca log inspect"
+        if rest[:1] == ["fork"]:
+            return "mca fork"
+        return "mca turn (--resume)" if "--resume" in rest else "mca turn"
+    if argv[:1] == ["-c"]:
+        return "python -c harness"
+    return " ".join(argv[:2])
+
+
+def importtime_top(python: Path, env: dict, cwd: Path, top: int = 6) -> list[tuple[str, float]]:
+    """Where `import grader.cli` spends its time: own import time summed by top-level package."""
+    run = check_ok(run_child([python, "-X", "importtime", "-c", "import grader.cli"], cwd=cwd, env=env),
+                   "importtime")
+    totals: dict[str, float] = defaultdict(float)
+    for line in run.stderr.splitlines():
+        match = re.match(r"import time:\s+(\d+) \|\s+\d+ \| *(\S+)", line)
+        if match:
+            totals[match.group(2).split(".")[0].lstrip("_")] += int(match.group(1)) / 1e6
+    return sorted(totals.items(), key=lambda item: item[1], reverse=True)[:top]
+
+
+def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
+    python = grader_python()
+    script = python.parent / "grader"
+    course = scratch_course(workdir)
+    env = child_env({"GRADER_COURSE": str(course / "course.toml")})
+    env.pop("PYTHONPATH")  # the grader sets the lab's path for its own children
+    only = ["--only", QUICK_CHECK] if quick else []
+    argv = ([script] if script.exists() else [python, "-m", "grader"]) + \
+        ["check", "day-07", "--lab", SOLUTION, "--json", *only]
+    repeat = 1 if quick else 3
+    walls = []
+    for round_number in range(repeat + (0 if quick else 1)):  # a warm-up in full mode
+        done = run_child(argv, cwd=course, env=env)
+        report = json.loads(done.stdout)
+        if done.status != 0 or report.get("passed") != report.get("total"):
+            raise RuntimeError(f"grader check did not pass on the solution: {done.stdout[-400:]}{done.stderr[-400:]}")
+        if round_number or quick:
+            walls.append(done.wall)
+    wall = median(walls)
+
+    harness = check_ok(run_child([python, "-c", HARNESS, "day-07", SOLUTION, *([QUICK_CHECK] if quick else [])],
+                                 cwd=course, env=env), "instrumented grader run")
+    inside = json.loads(harness.stdout.strip().splitlines()[-1])
+    children = inside["children"]
+    child_sum = sum(c["duration"] for c in children)
+
+    # Start-up costs, each median of a few children.
+    starts, warmup = (1, 0) if quick else (5, 1)
+    inspect_root = workdir / "inspect"
+    (inspect_root / ".sessions").mkdir(parents=True)
+    shutil.copy2(ROUND1_LOG, inspect_root / ".sessions" / ROUND1_LOG.name)
+    lab_env = child_env()
+    inspect_argv = [python, "-m", "mca", "log", "inspect", ROUND1_LOG.stem, "--json"]
+    probes = {
+        "python -c pass": ([python, "-c", "pass"], env),
+        "import grader.cli": ([python, "-c", "import grader.cli"], env),
+        "mca log inspect, bytecode cached": (inspect_argv, lab_env),
+        "mca log inspect, PYTHONDONTWRITEBYTECODE=1": (inspect_argv, child_env(bytecode=False)),
+    }
+    start_times: dict[str, list[float]] = {name: [] for name in probes}
+    for round_number in range(1 - warmup, starts + 1):
+        for name, (probe, probe_env) in probes.items():
+            done = check_ok(run_child(probe, cwd=inspect_root, env=probe_env), name)
+            if round_number:
+                start_times[name].append(done.wall)
+    start = {name: median(values) for name, values in start_times.items()}
+    heavy = importtime_top(python, env, course)
+
+    ratio_goal = wall / GOAL_SECONDS
+    ratio_children = wall / child_sum if child_sum else float("inf")
+    scope = f"--only {QUICK_CHECK}" if quick else "all 17 checks"
+    mca_children = sum(1 for c in children if c["argv"][:2] == ["-m", "mca"])
+    compile_cost = start["mca log inspect, PYTHONDONTWRITEBYTECODE=1"] - start["mca log inspect, bytecode cached"]
+    rows = [
+        Row("grader-latency", f"grader check day-07 --lab solutions/... ({scope}), median wall",
+            fmt_time(wall * 1e9), f"goal {GOAL_SECONDS:g} s", ratio_goal, "<= 1.0x", verdict(ratio_goal, 1.0),
+            "" if ratio_goal <= 1 else
+            f"missed by {fmt_time((wall - GOAL_SECONDS) * 1e9)}: {len(children)} children "
+            f"({fmt_time(child_sum * 1e9)}) + {fmt_time((wall - child_sum) * 1e9)} of grader start, imports, "
+            f"pytest and fixtures"),
+        Row("grader-overhead", f"the same wall time vs the {len(children)} children it starts",
+            fmt_time(wall * 1e9), f"sum of children {fmt_time(child_sum * 1e9)}", ratio_children, "<= 2.0x",
+            verdict(ratio_children, 2.0),
+            f"overhead {fmt_time((wall - child_sum) * 1e9)} = {(wall - child_sum) / child_sum:.2f}x the children"
+            if child_sum else "no children"),
+    ]
+
+    marks = inside["marks"]
+    checks_sum = sum(c["duration"] for c in inside["checks"])
+    pytest_rest = marks["pytest"] - inside["collect"] - checks_sum
+    outside = wall - (inside["import"] + inside["course"] + inside["run_day"])
+    detail = [
+        f"grader: where the time goes ({scope}; wall {fmt_time(wall * 1e9)}, instrumented run "
+        f"{fmt_time((inside['import'] + inside['course'] + inside['run_day']) * 1e9)} after interpreter start):",
+        f"  interpreter start (python -c pass)        {fmt_time(start['python -c pass'] * 1e9):>9}",
+        f"  import grader.cli, whole child            {fmt_time(start['import grader.cli'] * 1e9):>9}"
+        f"   (heaviest: {', '.join(f'{name} {seconds * 1e3:.0f} ms' for name, seconds in heavy)})",
+        f"  imports in the instrumented run           {fmt_time(inside['import'] * 1e9):>9}",
+        f"  load course.toml                          {fmt_time(inside['course'] * 1e9):>9}",
+        f"  copy the lab                              {fmt_time(marks.get('copy_lab', 0) * 1e9):>9}",
+        f"  pytest start + collection                 {fmt_time(inside['collect'] * 1e9):>9}",
+        f"  checks (sum of per-check durations)       {fmt_time(checks_sum * 1e9):>9}   "
+        f"of which children {fmt_time(child_sum * 1e9)}",
+        f"  rest of pytest (session end, teardown)    {fmt_time(pytest_rest * 1e9):>9}",
+        f"  interpreter start, report, state (rest)   {fmt_time(outside * 1e9):>9}   (CLI wall minus the above)",
+        "  per check (duration, children started, their sum):",
+    ]
+    by_test = defaultdict(list)
+    for child in children:
+        by_test[child["test"]].append(child)
+    for check in sorted(inside["checks"], key=lambda c: c["duration"], reverse=True):
+        mine = by_test.get("test_" + check["id"].replace("-", "_"), [])
+        kinds = ", ".join(sorted({kind_of(c["argv"]) for c in mine})) or "-"
+        detail.append(f"    {check['id']:<26} {fmt_time(check['duration'] * 1e9):>9}  {len(mine)} children "
+                      f"{fmt_time(sum(c['duration'] for c in mine) * 1e9):>9}  ({kinds})")
+    kinds = defaultdict(list)
+    for child in children:
+        kinds[kind_of(child["argv"])].append(child["duration"])
+    detail.append("  children by kind (count, sum, median):")
+    for kind, durations in sorted(kinds.items(), key=lambda item: -sum(item[1])):
+        detail.append(f"    {kind:<26} {len(durations):>3}  {fmt_time(sum(durations) * 1e9):>9}  "
+                      f"{fmt_time(median(durations) * 1e9):>9}")
+    detail.append(f"  one mca child: {fmt_time(start['mca log inspect, bytecode cached'] * 1e9)} with bytecode "
+                  f"cached, {fmt_time(start['mca log inspect, PYTHONDONTWRITEBYTECODE=1'] * 1e9)} compiling from "
+                  f"source as the grader's children do (PYTHONDONTWRITEBYTECODE=1): "
+                  f"{fmt_time(compile_cost * 1e9)} x {mca_children} mca children = "
+                  f"{fmt_time(compile_cost * mca_children * 1e9)} per grading")
+    return rows, detail
