@@ -3,12 +3,13 @@
 These functions return data (a dict, a list, an id) and never print: the CLI
 renders them as text or JSON, the REPL as lines. They call the session package
 (day 7's exercise points). A student's unfinished function raises
-NotImplementedError; ``attempt`` turns that into a note, so one missing piece never
-takes the others down with it.
+NotImplementedError, and one being written may raise anything; ``attempt`` turns
+either into a note, so one missing or broken piece never takes the others down.
 """
 
 from __future__ import annotations
 
+import traceback
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,13 +26,29 @@ def not_implemented(exc: NotImplementedError) -> str:
     return f"not implemented yet: {exc}"
 
 
+def crashed(function: Callable, exc: Exception) -> str:
+    """One line saying which function raised what, and where (for code still being written)."""
+    where = ""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames:
+        last = frames[-1]
+        where = f" ({Path(last.filename).name}, line {last.lineno})"
+    return f"{function.__name__}() raised {type(exc).__name__}: {exc}{where}"
+
+
 def attempt(function: Callable, *args: Any, notes: list[str]) -> Any:
-    """Call a session function; if it is still a TODO stub, add a note and return None."""
+    """Call a session function; if it is a TODO stub or crashes, add a note and return None.
+
+    `log inspect` reports several independent things (reading, replay, fork points):
+    one piece that is unfinished or broken must not hide what the others say.
+    """
     try:
         return function(*args)
     except NotImplementedError as exc:
         notes.append(not_implemented(exc))
-        return None
+    except Exception as exc:  # noqa: BLE001 - the student's code may raise anything
+        notes.append(crashed(function, exc))
+    return None
 
 
 def existing_log(sessions_dir: Path, session_id: str) -> Path:
