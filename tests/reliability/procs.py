@@ -44,9 +44,10 @@ def read_line(proc, buffer: bytearray, limit: float = 60.0) -> str:
     ``limit`` only stops a broken child from hanging the suite; it asserts nothing about speed.
     """
     fd = proc.stdout.fileno()
+    poller = select.poll()  # poll, not select: select fails on descriptors above 1023
+    poller.register(fd, select.POLLIN)
     while b"\n" not in buffer:
-        ready, _, _ = select.select([fd], [], [], limit)
-        if not ready:
+        if not poller.poll(limit * 1000):
             raise AssertionError("the child printed nothing for a minute")
         chunk = os.read(fd, 65536)
         if not chunk:

@@ -183,7 +183,7 @@ except ResumeError as exc:
 
 def _runs(python: str, user: int | None) -> bool:
     try:
-        probe = subprocess.run([python, "-S", "-c", "import sys; assert sys.version_info >= (3, 11)"],
+        probe = subprocess.run([python, "-S", "-c", "import sys; assert sys.version_info >= (3, 11); import mca.session.resume"],
                                capture_output=True, user=user, env={"PYTHONPATH": str(SOLUTION)})
     except OSError:
         return False
@@ -206,7 +206,7 @@ def test_a_read_only_sessions_dir_for_real(figures):
         user = 65534 if as_root else None
         python = next((exe for exe in (sys.executable, "/usr/bin/python3", "/usr/local/bin/python3") if _runs(exe, user)), None)
         if python is None:
-            pytest.skip("no Python interpreter this unprivileged user may run (the venv's lives under /root)")
+            pytest.skip("no Python 3.11+ that uid 65534 may run with the solution readable (venv or checkout under a private dir)")
         out = subprocess.run([python, "-S", "-c", READ_ONLY_CHILD, str(base), log.path.stem],
                              env=env, capture_output=True, text=True, user=user)
         assert out.returncode == 0, out.stderr

@@ -2,9 +2,10 @@
 
 The canonical two-round log (19 events) is cut at every offset 0..size. For each cut:
 reading returns exactly the lines complete before the cut, reports a cut inside a line
-as that line with "last line incomplete", and never changes the bytes; resume appends
-in place when the cut is at a clean boundary (the old bytes stay a prefix of the file)
-and otherwise continues in a recovery fork while the cut file stays byte-identical.
+as that line with "last line incomplete", and never changes the bytes; ``open_append``
+refuses a torn file; resume appends in place when the cut is at a clean boundary (the
+old bytes stay a prefix of the file) and otherwise continues in a recovery fork while
+the cut file stays byte-identical.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mca.session.ids import session_path
-from mca.session.log import read_events
+from mca.session.log import LogDamaged, SessionLog, read_events
 from mca.session.resume import ResumeError, resume
 
 from .helpers import as_tuple, copy_log, expected_resume, two_rounds
@@ -29,6 +30,14 @@ def _check_read(path: Path, data: bytes, original: list[tuple]) -> None:
     else:
         assert (result.stopped_at, result.reason) == (complete + 1, "last line incomplete")
     assert path.read_bytes() == data, "reading changed the file"
+    if result.damaged:  # the writer itself must refuse to glue a new line onto the torn one
+        try:
+            SessionLog.open_append(path, result.last_seq).close()
+        except LogDamaged as exc:
+            assert "ends in an incomplete line" in str(exc), str(exc)
+        else:
+            raise AssertionError("open_append accepted a file with a torn last line")
+        assert path.read_bytes() == data, "a refused open_append changed the file"
 
 
 def _check_resume(path: Path, data: bytes) -> str:
