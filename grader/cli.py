@@ -2,7 +2,9 @@
 
 Exit codes: 0 every core check passed (or the command did its job); 1 some core
 check did not pass; 2 a usage or infrastructure problem (unknown day, missing lab,
-broken course.toml, checks not available), printed to stderr without a traceback.
+broken course.toml, checks not available), printed to stderr without a traceback;
+3 (`check --ci`) the grader's files or course.toml differ from the shipped record,
+before the run or after it (a lab's code runs as the same user and could write there).
 """
 
 from __future__ import annotations
@@ -101,12 +103,15 @@ def check(
     """Run a day's checks against your lab and report what passes."""
     course = load()
     the_day = find_day(course, day)
+    from grader import integrity
     if ci:
         _refuse_if_tampered(course)
+    guarded = integrity.current(course.root)
     try:
         result = run_day(course, the_day, lab or the_day.lab, keep=keep, select=only or None)
     except EngineError as exc:
         raise fail(str(exc)) from None
+    _report_changes_during_run(course, guarded, ci)
     state = load_state(course)
     levels = hint_levels.apply_to_result(state, the_day, result)
     if not ci:  # CI runs keep no progress: state belongs to a student's machine
@@ -137,6 +142,26 @@ def _refuse_if_tampered(course: Course) -> None:
         raise fail(f"--ci: {len(problems)} file(s) differ from the grader as shipped: {listed}. "
                    "Grade with a pristine copy of the kit (or, after an intended change, refresh the record "
                    "with `python -m grader.integrity --update`).", EXIT_TAMPERED)
+
+
+def _report_changes_during_run(course: Course, before: dict[str, str], ci: bool) -> None:
+    """The grader's files after a run: a lab's code runs as the same user and may have written there.
+
+    The run itself held (its checks module was loaded and its fixtures copied before any
+    student code ran), but the next run would not: in --ci mode that is tamper (exit 3,
+    no report, since the kit under us is no longer the one shipped); otherwise a warning.
+    """
+    from grader import integrity
+    after = integrity.current(course.root)
+    changed = sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
+    if not changed:
+        return
+    listed = ", ".join(changed[:5]) + (" ..." if len(changed) > 5 else "")
+    if ci:
+        raise fail(f"--ci: {len(changed)} grader file(s) changed while the lab's code ran: {listed}. "
+                   "The result is not reported; restore the kit before grading again.", EXIT_TAMPERED)
+    typer.echo(f"warning: {len(changed)} grader file(s) changed while the lab's code ran: {listed}. "
+               "Restore them (e.g. `git checkout -- grader course.toml`) before the next run.", err=True)
 
 
 @app.command()

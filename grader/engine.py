@@ -7,6 +7,10 @@ directory are not picked up), no cache provider, no plugin autoloading, pytest's
 terminal output off, and every scratch directory under the run root, which is
 removed at the end unless `keep`. The checks see a copy of the lab in the run root, so
 nothing a student's code does while it runs can change the lab itself, nor the cwd.
+They also see a copy of the day's fixtures, taken before any student code runs: a
+lab's code runs as the same user and can find the grader's files, but what it writes
+there cannot change the logs and workspaces the later checks of this run are given
+(`grader check --ci` reports such a write as tamper, see cli.py).
 """
 
 from __future__ import annotations
@@ -73,8 +77,8 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     selected = check_selection(day, select)
     run_root = Path(tempfile.mkdtemp(prefix=f"grader-{day.id}-")).resolve()
     graded = _copy_lab(lab, run_root / "lab")
-    context = CheckContext(lab=graded, day=day, course=course, fixtures=day.checks.parent / day.checks.stem,
-                           keep=keep, run_root=run_root)
+    fixtures = _copy_fixtures(day.checks.parent / day.checks.stem, run_root / "fixtures")
+    context = CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, keep=keep, run_root=run_root)
     plugin = GraderPlugin(context, selected)
     started = time.perf_counter()
     try:
@@ -107,6 +111,17 @@ def _copy_lab(lab: Path, dest: Path) -> Path:
         shutil.copytree(lab, dest, ignore=_NOT_GRADED, symlinks=True)
     except (OSError, shutil.Error) as exc:
         raise EngineError(f"could not copy the lab {lab} for grading: {exc}") from None
+    return dest
+
+
+def _copy_fixtures(source: Path, dest: Path) -> Path:
+    """The fixtures as they are now, before any student code runs (a day may have none)."""
+    if not source.is_dir():
+        return source
+    try:
+        shutil.copytree(source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    except (OSError, shutil.Error) as exc:
+        raise EngineError(f"could not copy the fixtures {source} for grading: {exc}") from None
     return dest
 
 

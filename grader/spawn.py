@@ -10,8 +10,22 @@ Time limits are enforced with `Thread.join(timeout)`, which waits on a lock with
 the real clock. `Popen.wait(timeout)` would use `time.monotonic`, which freezegun
 freezes: under `freeze_time` a hanging child would never time out.
 
+Escaped descendants. A student's code may start a process in a session of its own
+(`start_new_session=True`, a double fork): the group kill misses it. Every child
+therefore carries a random token in its environment (`GRADER_SPAWN_TOKEN`), which
+its descendants inherit; on Linux, when a child finishes or is killed, every
+process whose /proc environ holds that token, or which holds one of the child's
+pipes, is SIGKILLed too. What this cannot catch: a process that exec'd itself with
+a fresh environment *and* let go of the pipes (only a container or cgroup can
+guarantee that), and code that signals the grader itself (same user).
+
 Every finished child is appended to a per-check record (`recorded()`), which the
 pytest plugin turns into the `reproduce:` lines that `--keep` prints.
+
+Time limits can be scaled for fast test suites: `GRADER_TIMEOUT_SCALE=0.1` makes
+every child's limit a tenth of what the check asked for (never below 1 s, or the
+asked limit if that is shorter). Unset, empty or unparsable: 1, the limits as
+written. Checks may use `scaled(seconds)` for waits of their own.
 """
 
 from __future__ import annotations
@@ -23,11 +37,15 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_OUTPUT_CAP = 1_000_000  # bytes kept per stream: the first half and the last half
 _CHUNK = 65536
+SCALE_VAR = "GRADER_TIMEOUT_SCALE"
+TOKEN_VAR = "GRADER_SPAWN_TOKEN"  # marks a child's descendants, even those in sessions of their own
+_DRAIN_GRACE = 5.0  # seconds, for both streams together, to drain what a finished child left in its pipes
 _CHILD_ENV = {
     "MOCK": "1",
     "PYTHONDONTWRITEBYTECODE": "1",  # grading leaves no __pycache__ in a lab
@@ -80,6 +98,25 @@ class ChildTimeout(Exception):
         super().__init__(f"`{result.short_command()}` did not finish within {timeout:g} s and was stopped")
         self.result = result
         self.timeout = timeout
+
+
+# --------------------------------------------------------------------------- time limits
+
+def timeout_scale() -> float:
+    """$GRADER_TIMEOUT_SCALE as a positive float; 1 when unset or not a positive number."""
+    try:
+        scale = float(os.environ.get(SCALE_VAR) or 1)
+    except ValueError:
+        return 1.0
+    return scale if scale > 0 else 1.0
+
+
+def scaled(seconds: float) -> float:
+    """A time limit under $GRADER_TIMEOUT_SCALE: never below 1 s unless `seconds` is."""
+    scale = timeout_scale()
+    if scale == 1.0:
+        return seconds
+    return max(seconds * scale, min(seconds, 1.0))
 
 
 # --------------------------------------------------------------------------- the record
@@ -212,6 +249,65 @@ def _kill_group(pgid: int | None) -> None:
         pass
 
 
+def _pipe_ids(proc) -> set[str]:
+    """`pipe:[inode]` of the child's stdin/stdout/stderr, as /proc/PID/fd links show them."""
+    ids = set()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        try:
+            ids.add(f"pipe:[{os.fstat(stream.fileno()).st_ino}]")
+        except (AttributeError, OSError, ValueError):
+            pass
+    return ids
+
+
+def _escaped(token: bytes, pipes: set[str]) -> list[int]:
+    """Live processes (other than us) that carry `token` in their environ or hold one of `pipes`."""
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found  # no /proc: only the group kill applies
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                if token in handle.read():
+                    found.append(int(entry))
+                    continue
+            if pipes:
+                fds = f"/proc/{entry}/fd"
+                if any(_readlink(f"{fds}/{fd}") in pipes for fd in os.listdir(fds)):
+                    found.append(int(entry))
+        except OSError:  # gone, or not ours to look at
+            continue
+    return found
+
+
+def _readlink(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return ""
+
+
+def _kill_escaped(token: bytes, pipes: set[str]) -> None:
+    """SIGKILL every descendant that left the child's process group (see the module doc).
+
+    Repeated until a pass finds nothing, so a process forking while we look is caught too.
+    """
+    for _ in range(20):
+        pids = _escaped(token, pipes)
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        time.sleep(0.01)  # let the killed go (a zombie is skipped: its environ reads empty)
+
+
 # --------------------------------------------------------------------------- children
 
 class Child:
@@ -221,7 +317,9 @@ class Child:
                  output_cap: int = DEFAULT_OUTPUT_CAP, stdin: bool = True):
         self.argv = tuple(str(a) for a in argv)
         self.cwd = str(cwd)
-        self.env_overrides, self.env_removed = _env_diff(env)
+        self.env_overrides, self.env_removed = _env_diff(env)  # the token is not part of a repro line
+        self._token = uuid.uuid4().hex
+        env = dict(os.environ if env is None else env, **{TOKEN_VAR: self._token})
         self._started = time.perf_counter()
         self._proc = subprocess.Popen(
             list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
@@ -229,6 +327,7 @@ class Child:
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         self._pgid = _own_group(self._proc)
+        self._pipes = _pipe_ids(self._proc) if self._pgid is not None else set()
         self._out = _CappedStream(self._proc.stdout, output_cap)
         self._err = _CappedStream(self._proc.stderr, output_cap)
         self._wait_error: BaseException | None = None
@@ -268,11 +367,17 @@ class Child:
             pass
 
     def kill(self) -> None:
-        """SIGKILL the whole process group now."""
+        """SIGKILL the whole process group now, and any descendant that left it."""
         _kill_group(self._pgid)
+        if self._pgid is not None:  # never for a stand-in process: its pid is made up
+            _kill_escaped(f"{TOKEN_VAR}={self._token}".encode(), self._pipes)
 
     def wait(self, timeout: float = 20) -> ChildResult:
-        """Wait for exit; on timeout kill the group and raise ChildTimeout (with the result)."""
+        """Wait for exit; on timeout kill the group and raise ChildTimeout (with the result).
+
+        `timeout` is scaled by $GRADER_TIMEOUT_SCALE (see `scaled`).
+        """
+        timeout = scaled(timeout)
         self._waiter.join(timeout)
         timed_out = self._waiter.is_alive() or isinstance(self._wait_error, subprocess.TimeoutExpired)
         result = self._finish(timed_out)
@@ -286,8 +391,11 @@ class Child:
         self.kill()  # on timeout the child; after a normal exit, any grandchildren
         self.close_stdin()
         self._waiter.join(5)
+        # What the child wrote is in the pipes by now. A process we could not kill may
+        # still hold a pipe open: wait a bounded time in total, never per stream.
+        deadline = time.monotonic() + _DRAIN_GRACE
         for stream in (self._out, self._err):
-            stream.thread.join(5)  # a grandchild in its own session may hold a pipe: do not hang
+            stream.thread.join(max(0.0, deadline - time.monotonic()))
         returncode = self._proc.returncode
         self._result = ChildResult(
             argv=self.argv, cwd=self.cwd, env_overrides=dict(self.env_overrides),

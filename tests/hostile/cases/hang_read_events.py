@@ -1,0 +1,21 @@
+"""`read_events` never returns: a loop that forgets to advance, burning a CPU for ever."""
+TARGET = "mca/session/log.py"
+STATUSES = {
+    "replay-counts": "timeout",
+    "resume-across-processes": "timeout",
+    "torn-tail": "timeout",
+    "bad-line-stops": "timeout",
+    "fork-points": "timeout",
+    "fork-copies-prefix": "timeout",
+    "parent-untouched": "timeout",
+    "damaged-then-continue": "timeout",
+    "dangling-tool-call": "timeout",
+    "unknown-type-tolerated": "timeout",
+    "single-writer": "timeout",
+}
+
+
+def read_events(path):
+    spins = 0
+    while True:  # @MARKER@
+        spins += 1

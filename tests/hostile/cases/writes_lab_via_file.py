@@ -1,0 +1,25 @@
+"""Every run writes into its own lab through `__file__`: appends to cli.py, adds a file, deletes the README."""
+TARGET = "mca/cli.py"
+
+
+def main(argv=None):
+    lab = Path(__file__).resolve().parents[1]
+    with open(lab / "mca" / "cli.py", "a", encoding="utf-8") as handle:
+        handle.write("# @MARKER@ was here\n")
+    (lab / "hostile-was-here.txt").write_text("@MARKER@\n", encoding="utf-8")
+    (lab / "README.md").unlink(missing_ok=True)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        subcommand = subcommand_argv(argv)
+        if subcommand is not None:
+            return run_subcommand(subcommand)
+        return run_agent(agent_parser().parse_args(argv))
+    except NotImplementedError as exc:
+        print(not_implemented(exc), file=sys.stderr)
+        return 1
+    except (UserError, ResumeError, SessionError) as exc:
+        print(f"mca: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
