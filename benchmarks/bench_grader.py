@@ -5,12 +5,14 @@ runs it (the console script, in a child process), median of several runs, agains
 two yardsticks: the 2 s goal, and the sum of the wall times of the child processes
 the grader itself starts.
 
-Those children are read from the engine, in an instrumented run: a child of ours
-that imports the grader, wraps ``grader.spawn._remember`` (every finished child
-passes through it, with its duration) and a few engine steps, and calls
-``run_day`` as the CLI does. It reports the phases (imports, lab copy, pytest
-collection, each check, the rest of pytest), every child (with the check that
-started it, from PYTEST_CURRENT_TEST) and the per-check durations.
+Those children are read from the engine in the very runs that are timed: a
+``sitecustomize`` module (on PYTHONPATH of the grader process only; the grader
+gives its own children the lab's PYTHONPATH) wraps ``grader.spawn._remember``,
+through which every finished child passes with its duration, and writes each one
+to a file with the check that started it (from PYTEST_CURRENT_TEST). Per-check
+durations come from the ``--json`` output of the same runs. One more run of our
+own (``HARNESS``) imports the grader, times a few engine steps (lab copy, pytest
+collection) and calls ``run_day`` as the CLI does, for the phase breakdown.
 
 The runs use a scratch course root (a copy of course.toml, with grader/, labs/ and
 solutions/ linked), so the progress file a check writes (.grader/state.json) is
@@ -33,6 +35,21 @@ from common import (ROOT, ROUND1_LOG, SOLUTION, Row, check_ok, child_env, fmt_ti
 
 GOAL_SECONDS = 2.0
 QUICK_CHECK = "append-is-incremental"  # one check, one child: enough to exercise the path
+
+SITECUSTOMIZE = r"""
+# Written by benchmarks/bench_grader.py: record every child the grader finishes.
+import json, os
+path = os.environ.get("BENCH_CHILDREN_LOG")
+if path:
+    from grader import spawn
+    _remember = spawn._remember
+    def _recording(result):
+        test = os.environ.get("PYTEST_CURRENT_TEST", "?").split("::")[-1].split(" ")[0]
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(json.dumps({"test": test, "argv": list(result.argv[1:]), "duration": result.duration}) + "\n")
+        _remember(result)
+    spawn._remember = _recording
+"""
 
 HARNESS = r"""
 import json, os, sys, time
@@ -135,22 +152,29 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     only = ["--only", QUICK_CHECK] if quick else []
     argv = ([script] if script.exists() else [python, "-m", "grader"]) + \
         ["check", "day-07", "--lab", SOLUTION, "--json", *only]
+    site = workdir / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
     repeat = 1 if quick else 3
-    walls = []
+    runs = []  # (wall, children, checks) of each timed run
     for round_number in range(repeat + (0 if quick else 1)):  # a warm-up in full mode
-        done = run_child(argv, cwd=course, env=env)
+        record = workdir / f"children-{round_number}.jsonl"
+        done = run_child(argv, cwd=course, env={**env, "PYTHONPATH": str(site), "BENCH_CHILDREN_LOG": str(record)})
         report = json.loads(done.stdout)
-        if done.status != 0 or report.get("passed") != report.get("total"):
+        if done.status != 0 or any(c["status"] != "passed" for c in report["checks"]):
             raise RuntimeError(f"grader check did not pass on the solution: {done.stdout[-400:]}{done.stderr[-400:]}")
+        children = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()] \
+            if record.exists() else []
         if round_number or quick:
-            walls.append(done.wall)
-    wall = median(walls)
+            runs.append((done.wall, children, {c["id"]: c["duration"] for c in report["checks"]}))
+    wall = median([w for w, _, _ in runs])
+    child_sum = median([sum(c["duration"] for c in kids) for _, kids, _ in runs])
+    children = next(kids for w, kids, _ in runs if w == wall) if len(runs) % 2 else runs[0][1]
+    check_times = {cid: median([checks[cid] for _, _, checks in runs]) for cid in runs[0][2]}
 
     harness = check_ok(run_child([python, "-c", HARNESS, "day-07", SOLUTION, *([QUICK_CHECK] if quick else [])],
                                  cwd=course, env=env), "instrumented grader run")
     inside = json.loads(harness.stdout.strip().splitlines()[-1])
-    children = inside["children"]
-    child_sum = sum(c["duration"] for c in children)
 
     # Start-up costs, each median of a few children.
     starts, warmup = (1, 0) if quick else (5, 1)
@@ -164,6 +188,8 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
         "import grader.cli": ([python, "-c", "import grader.cli"], env),
         "mca log inspect, bytecode cached": (inspect_argv, lab_env),
         "mca log inspect, PYTHONDONTWRITEBYTECODE=1": (inspect_argv, child_env(bytecode=False)),
+        "import mca.cli": ([python, "-c", "import mca.cli"], lab_env),
+        "import mca.commands": ([python, "-c", "import mca.commands"], lab_env),
     }
     start_times: dict[str, list[float]] = {name: [] for name in probes}
     for round_number in range(1 - warmup, starts + 1):
@@ -194,32 +220,33 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     ]
 
     marks = inside["marks"]
-    checks_sum = sum(c["duration"] for c in inside["checks"])
-    pytest_rest = marks["pytest"] - inside["collect"] - checks_sum
-    outside = wall - (inside["import"] + inside["course"] + inside["run_day"])
+    checks_sum = sum(check_times.values())
+    inside_checks = sum(c["duration"] for c in inside["checks"])
+    pytest_rest = marks["pytest"] - inside["collect"] - inside_checks
     detail = [
-        f"grader: where the time goes ({scope}; wall {fmt_time(wall * 1e9)}, instrumented run "
-        f"{fmt_time((inside['import'] + inside['course'] + inside['run_day']) * 1e9)} after interpreter start):",
-        f"  interpreter start (python -c pass)        {fmt_time(start['python -c pass'] * 1e9):>9}",
-        f"  import grader.cli, whole child            {fmt_time(start['import grader.cli'] * 1e9):>9}"
-        f"   (heaviest: {', '.join(f'{name} {seconds * 1e3:.0f} ms' for name, seconds in heavy)})",
-        f"  imports in the instrumented run           {fmt_time(inside['import'] * 1e9):>9}",
-        f"  load course.toml                          {fmt_time(inside['course'] * 1e9):>9}",
-        f"  copy the lab                              {fmt_time(marks.get('copy_lab', 0) * 1e9):>9}",
-        f"  pytest start + collection                 {fmt_time(inside['collect'] * 1e9):>9}",
+        f"grader: where the time goes ({scope}; median of {len(runs)} CLI runs unless marked *, "
+        f"* = one instrumented run):",
+        f"  CLI wall                                  {fmt_time(wall * 1e9):>9}",
         f"  checks (sum of per-check durations)       {fmt_time(checks_sum * 1e9):>9}   "
-        f"of which children {fmt_time(child_sum * 1e9)}",
-        f"  rest of pytest (session end, teardown)    {fmt_time(pytest_rest * 1e9):>9}",
-        f"  interpreter start, report, state (rest)   {fmt_time(outside * 1e9):>9}   (CLI wall minus the above)",
-        "  per check (duration, children started, their sum):",
+        f"of which {len(children)} children {fmt_time(child_sum * 1e9)}",
+        f"  everything else                           {fmt_time((wall - checks_sum) * 1e9):>9}   of which:",
+        f"    interpreter start (python -c pass)      {fmt_time(start['python -c pass'] * 1e9):>9}",
+        f"    import grader.cli (whole child)         {fmt_time(start['import grader.cli'] * 1e9):>9}"
+        f"   own import time by package: {', '.join(f'{name} {seconds * 1e3:.0f} ms' for name, seconds in heavy)}",
+        f"  * imports (grader.engine, pytest)         {fmt_time(inside['import'] * 1e9):>9}",
+        f"  * load course.toml                        {fmt_time(inside['course'] * 1e9):>9}",
+        f"  * copy the lab                            {fmt_time(marks.get('copy_lab', 0) * 1e9):>9}",
+        f"  * pytest start + collection               {fmt_time(inside['collect'] * 1e9):>9}",
+        f"  * rest of pytest (session end, teardown)  {fmt_time(pytest_rest * 1e9):>9}",
+        "  per check (median duration; children it started in the median run, their sum, what they run):",
     ]
     by_test = defaultdict(list)
     for child in children:
         by_test[child["test"]].append(child)
-    for check in sorted(inside["checks"], key=lambda c: c["duration"], reverse=True):
-        mine = by_test.get("test_" + check["id"].replace("-", "_"), [])
+    for check_id, duration in sorted(check_times.items(), key=lambda item: item[1], reverse=True):
+        mine = by_test.get("test_" + check_id.replace("-", "_"), [])
         kinds = ", ".join(sorted({kind_of(c["argv"]) for c in mine})) or "-"
-        detail.append(f"    {check['id']:<26} {fmt_time(check['duration'] * 1e9):>9}  {len(mine)} children "
+        detail.append(f"    {check_id:<26} {fmt_time(duration * 1e9):>9}  {len(mine)} children "
                       f"{fmt_time(sum(c['duration'] for c in mine) * 1e9):>9}  ({kinds})")
     kinds = defaultdict(list)
     for child in children:
@@ -233,4 +260,9 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
                   f"source as the grader's children do (PYTHONDONTWRITEBYTECODE=1): "
                   f"{fmt_time(compile_cost * 1e9)} x {mca_children} mca children = "
                   f"{fmt_time(compile_cost * mca_children * 1e9)} per grading")
+    lazy = start["import mca.cli"] - start["import mca.commands"]
+    light = sum(1 for c in children if kind_of(c["argv"]) in ("mca log inspect", "mca fork"))
+    detail.append(f"  import mca.cli {fmt_time(start['import mca.cli'] * 1e9)} vs import mca.commands "
+                  f"{fmt_time(start['import mca.commands'] * 1e9)} (all that log inspect and fork need): "
+                  f"{fmt_time(lazy * 1e9)} x {light} inspect/fork children = {fmt_time(lazy * light * 1e9)} per grading")
     return rows, detail
