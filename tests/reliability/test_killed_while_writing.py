@@ -112,7 +112,7 @@ def storm(tmp_path, figures, area, count, fsync, seed):
         directory.mkdir()
         try:
             got = kill_once(directory, rng, fsync)
-        except (AssertionError, ResumeError) as exc:
+        except (AssertionError, ResumeError, pytest.fail.Exception) as exc:
             failures.append((n, f"{type(exc).__name__}: {exc}"))
             continue
         outcomes[got["outcome"]] = outcomes.get(got["outcome"], 0) + 1
