@@ -191,14 +191,16 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
         "import mca.cli": ([python, "-c", "import mca.cli"], lab_env),
         "import mca.commands": ([python, "-c", "import mca.commands"], lab_env),
     }
+    if quick:  # the breakdown's start-up probes are for full runs; quick keeps the smoke run short
+        probes = {}
     start_times: dict[str, list[float]] = {name: [] for name in probes}
     for round_number in range(1 - warmup, starts + 1):
         for name, (probe, probe_env) in probes.items():
             done = check_ok(run_child(probe, cwd=inspect_root, env=probe_env), name)
             if round_number:
                 start_times[name].append(done.wall)
-    start = {name: median(values) for name, values in start_times.items()}
-    heavy = importtime_top(python, env, course)
+    start = defaultdict(lambda: float("nan"), {name: median(values) for name, values in start_times.items()})
+    heavy = [] if quick else importtime_top(python, env, course)
 
     ratio_goal = wall / GOAL_SECONDS
     ratio_children = wall / child_sum if child_sum else float("inf")

@@ -50,6 +50,8 @@ def time_ns(function, repeat: int, warmup: int = 1) -> list[int]:
 
 def fmt_time(ns: float) -> str:
     """A duration with a sensible unit: 12.3 us, 4.56 ms, 1.23 s."""
+    if ns != ns:  # NaN: not measured in this mode
+        return "n/a"
     if ns < 0:
         return "-" + fmt_time(-ns)
     if ns < 1_000_000:
