@@ -53,3 +53,11 @@ def test_with_ci_a_hostile_lab_that_leaves_the_grader_alone_is_graded_normally(r
     run = runs.get("ci:exit-early")
     assert run.exit_code == 1 and json.loads(run.stdout)["passed"] < 11, run.explain()
     assert "--ci" not in run.stderr
+
+
+def test_a_lab_that_kills_the_grader_process_fails_closed(runs, tmp_path):
+    """Not survivable (same user): what holds is that CI sees no report and a failing status."""
+    case = hostile.load_case(hostile.HERE / "cases" / "_kills_the_grader.py")
+    run = hostile.grade(case, tmp_path, kit=runs.shared_kit())
+    assert run.exit_code == -9 and run.stdout == ""
+    assert run.left_behind == [] and run.lab_after == run.lab_before
