@@ -41,7 +41,7 @@ def _judge(raw: bytes, previous_seq: int) -> tuple[tuple | None, str | None]:
         return None, "not valid UTF-8"
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None, "not valid JSON"
     if not isinstance(data, dict):
         return None, "not a JSON object"
@@ -55,6 +55,11 @@ def _judge(raw: bytes, previous_seq: int) -> tuple[tuple | None, str | None]:
         return None, "ts and type must be strings"
     if seq <= previous_seq:
         return None, f"seq {seq} does not follow {previous_seq}"
+    if kind == "message":
+        message = data.get("message")
+        if not (isinstance(message, dict) and isinstance(message.get("role"), str)
+                and isinstance(message.get("tool_calls", []), list)):
+            return None, "message event without a valid message object"
     return (seq, kind, json.dumps(data, sort_keys=True)), None
 
 

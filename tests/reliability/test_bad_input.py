@@ -50,8 +50,6 @@ def test_ids_that_are_paths_are_refused_before_any_file_is_touched(tmp_path, fig
     failures = []
     for bad in BAD_IDS:
         for name, call in entry_points(sessions, bad).items():
-            if (name, bad) == ("create", ""):
-                continue  # known bug, see test_create_with_an_empty_id_is_refused
             tried += 1
             try:
                 with pytest.raises((InvalidSessionId, ResumeError)) as info:
@@ -67,19 +65,14 @@ def test_ids_that_are_paths_are_refused_before_any_file_is_touched(tmp_path, fig
     assert not failures, failures[:5]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: SessionLog.create makes the sessions dir (prepare_sessions_dir) "
-                                       "before it checks the id, so a refused id still creates a directory")
 def test_a_refused_id_creates_no_sessions_dir(tmp_path, figures):
-    figures.record("known bug: create with a bad id still makes the sessions dir", 1, 0, "xfail(strict)")
     with pytest.raises(InvalidSessionId):
         SessionLog.create(tmp_path / "new", "../x")
     assert not (tmp_path / "new").exists()
+    figures.record("bad input: a refused id creates no sessions dir", 1, 1, "regression test")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: SessionLog.create(dir, '') tests the id for truth, not for None, "
-                                       "so an empty id silently creates a session with a fresh id")
 def test_create_with_an_empty_id_is_refused(tmp_path, figures):
-    figures.record("known bug: create with an empty id makes a new session", 1, 0, "xfail(strict)")
     sessions = tmp_path / "sessions"
     sessions.mkdir()
     try:
@@ -87,16 +80,14 @@ def test_create_with_an_empty_id_is_refused(tmp_path, figures):
             SessionLog.create(sessions, "").close()
     finally:
         assert list(sessions.iterdir()) == [], "a session was created"
+    figures.record("bad input: create with an empty id is refused", 1, 1, "regression test")
 
 
-@pytest.mark.xfail(strict=True, reason=r"bug: SESSION_ID_PATTERN uses \d, which matches any Unicode digit, "
-                                       "so 's-' + Arabic-Indic or fullwidth digits passes as an id (and sorts "
-                                       "after every real id, becoming 'latest')")
 @pytest.mark.parametrize("bad", ["s-٢٠٢٦٠٩٠٧-١٠٠٠٠٠-abcd", "s-２０２６０９０７-１０００００-abcd"])
 def test_ids_with_non_ascii_digits_are_refused(bad, figures):
-    figures.record("known bug: ids with non-ASCII digits accepted", 1, 0, "xfail(strict)")
     with pytest.raises(InvalidSessionId):
         check_session_id(bad)
+    figures.record("bad input: ids with non-ASCII digits are refused", 1, 1, "regression test")
 
 
 def test_a_sessions_dir_that_does_not_exist(tmp_path, figures):
@@ -289,13 +280,9 @@ def test_files_that_are_not_sessions_are_ignored_by_listing(tmp_path, figures):
     assert ok, [i.session_id for i in listed]
 
 
-@pytest.mark.xfail(strict=True, raises=RecursionError,
-                   reason="bug: read_events lets json's RecursionError escape on a deeply nested line "
-                          "(parse_line catches only UnicodeDecodeError and ValueError) instead of "
-                          "stopping there with 'not valid JSON'")
 def test_a_deeply_nested_line_stops_reading_instead_of_raising(tmp_path, figures):
-    figures.record("known bug: deeply nested line makes read_events raise", 1, 0, "xfail(strict)")
     path = tmp_path / "s-20260907-100000-abcd.jsonl"
     path.write_bytes(b'{"seq": 1, "ts": "t", "type": "usage"}\n' + b"[" * 100_000 + b"\n")
     result = read_events(path)
     assert (len(result.events), result.stopped_at, result.reason) == (1, 2, "not valid JSON")
+    figures.record("bad input: a deeply nested line stops reading", 1, 1, "regression test")

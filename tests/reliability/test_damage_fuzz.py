@@ -210,15 +210,6 @@ def test_deleted_newlines(logs, figures):
     run(figures, "damage: deleted newlines", lambda stats: prop(stats))
 
 
-def malformed_message_event(data: bytes) -> bool:
-    """A readable ``message`` event whose ``message`` is missing or not an object (see the xfail below)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "x.jsonl"
-        path.write_bytes(data)
-        return any(e.type == "message" and not isinstance(e.fields.get("message"), dict)
-                   for e in read_events(path).events)
-
-
 def test_resume_of_damaged_logs(logs, figures):
     """Resume of a damaged log raises nothing but ResumeError and never changes the file."""
     lines, other = logs
@@ -229,7 +220,6 @@ def test_resume_of_damaged_logs(logs, figures):
         st.tuples(st.just("cut"), st.integers(0, len(original)), st.just(0)),
         st.tuples(st.just("splice"), st.integers(0, len(other) - 1), st.integers(0, len(lines))),
     )
-    excluded = {"n": 0}
 
     @settings(FUZZ, max_examples=2 * EXAMPLES)
     @given(damage)
@@ -245,9 +235,6 @@ def test_resume_of_damaged_logs(logs, figures):
             data = original[:a]
         else:
             data = b"".join(lines[:b] + [other[a]] + lines[b:])
-        if malformed_message_event(data):
-            excluded["n"] += 1  # known bug: test_resume_survives_a_message_event_without_a_message
-            return
         stats["tried"] += 1
         with tempfile.TemporaryDirectory() as tmp:
             sessions = Path(tmp)
@@ -273,8 +260,7 @@ def test_resume_of_damaged_logs(logs, figures):
     try:
         prop(stats)
     finally:
-        note = f"{excluded['n']} examples with a malformed message event left to the xfail test below"
-        figures.record("damage: resume raises only ResumeError, file unchanged", stats["tried"], stats["held"], note)
+        figures.record("damage: resume raises only ResumeError, file unchanged", stats["tried"], stats["held"], "")
 
 
 def _one_line(data: dict) -> bytes:
@@ -283,9 +269,6 @@ def _one_line(data: dict) -> bytes:
     return (json.dumps(data) + "\n").encode()
 
 
-@pytest.mark.xfail(strict=True, raises=(KeyError, AttributeError),
-                   reason="bug: resume/replay/fork_points assume a message event has a dict 'message'; "
-                          "a one-byte flip in the key name gives KeyError, a non-object gives AttributeError")
 @pytest.mark.parametrize("second", [
     {"seq": 2, "ts": "t", "type": "message", "mdssage": {"role": "user", "content": "u"}},
     {"seq": 2, "ts": "t", "type": "message", "message": "hello"},
@@ -294,7 +277,6 @@ def test_resume_survives_a_message_event_without_a_message(tmp_path, figures, se
     path = tmp_path / "s-20260907-100000-abcd.jsonl"
     data = _one_line({"seq": 1, "ts": "t", "type": "message", "message": {"role": "system", "content": "x"}}) + _one_line(second)
     path.write_bytes(data)
-    figures.record("known bug: message event without an object 'message' crashes resume", 1, 0, "xfail(strict)")
     try:
         resumed = resume(tmp_path, path.stem)
     except ResumeError:
@@ -302,3 +284,4 @@ def test_resume_survives_a_message_event_without_a_message(tmp_path, figures, se
     else:
         resumed.log.close()
     assert path.read_bytes() == data
+    figures.record("damage: a message event without a message object stops reading", 1, 1, "regression test")

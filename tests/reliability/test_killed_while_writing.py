@@ -133,13 +133,7 @@ def test_sigkill_storm_with_fsync(tmp_path, figures, monkeypatch):
     storm(tmp_path, figures, "killed while writing, MCA_FSYNC=1", FSYNC_KILLS, fsync=True, seed=SEED + 1)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "bug: a recovery fork made in the same second as a parent whose id suffix is at (or near) ffff gets a "
-    "random, lower suffix (fresh_session_id's fallback), so it does not sort last; the next "
-    "resume() of the latest session picks the damaged parent again and the new events seem lost. "
-    "The storm test above hits this by chance (a few % of runs)"))
 def test_a_recovery_fork_is_the_latest_even_at_the_end_of_a_second(tmp_path, figures):
-    figures.record("known bug: recovery fork may not sort last (same second, suffix near ffff)", 1, 0, "xfail(strict)")
     sessions = tmp_path / "sessions"
     with freeze_time("2026-09-07 10:00:00", tick=True):  # the clock runs, from the start of a second
         with SessionLog.create(sessions, "s-20260907-100000-ffff") as log:
@@ -153,3 +147,4 @@ def test_a_recovery_fork_is_the_latest_even_at_the_end_of_a_second(tmp_path, fig
         second.log.close()
     assert second.session_id == first.session_id, (
         f"latest is {second.session_id}, not the recovery fork {first.session_id}")
+    figures.record("killed: a recovery fork sorts last even at the end of a second", 1, 1, "regression test")

@@ -82,19 +82,15 @@ def test_a_lock_left_by_a_killed_process_does_not_block(session, figures):
         figures.record("two writers: lock of a SIGKILLed holder is free at once", ROUNDS, held)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: resume() only takes the writer lock on the append path; when the live session's log ends "
-    "mid tool round (or its writer is mid-write), a second process silently gets a recovery fork of "
-    "a session that is still being written, instead of 'open in another process'"))
 def test_a_live_session_in_the_middle_of_a_tool_round_is_refused(session, figures):
     sessions = session.parent
-    figures.record("known bug: live session mid tool round is forked, not refused", 1, 0, "xfail(strict)")
     with writer("hold", sessions, session.stem, "--mid-tool") as holder:
         assert read_line(holder, bytearray()) == f"ready {session.stem}"
         with writer("resume", sessions, session.stem) as other:
             line = read_line(other, bytearray())
             other.wait()
     assert line.startswith("refused") and "open in another process" in line, line
+    figures.record("two writers: a live session mid tool round is refused, not forked", 1, 1, "regression test")
 
 
 def test_lines_from_another_source_are_caught(tmp_path, figures):

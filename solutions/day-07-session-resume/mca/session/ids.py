@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-SESSION_ID_PATTERN = re.compile(r"s-\d{8}-\d{6}-[0-9a-f]{4}")
+SESSION_ID_PATTERN = re.compile(r"s-[0-9]{8}-[0-9]{6}-[0-9a-f]{4}")  # ASCII digits only
 
 
 class InvalidSessionId(ValueError):
@@ -32,20 +33,27 @@ def new_session_id(now: datetime | None = None) -> str:
 def fresh_session_id(sessions_dir: Path | str) -> str:
     """A new id that no session in ``sessions_dir`` has yet, and that sorts after them.
 
-    Sessions made in the same second share the time part; picking the random part
-    just above the highest one already used keeps "latest by name" true even then.
+    Sessions made in the same second share the time part, so the random part is
+    drawn just above the highest one already used in that second (the first one of
+    a second draws from the lower half, leaving room above it). If a second's
+    suffixes run out, wait for the next second: "latest by name" stays true.
     """
-    candidate = new_session_id()
-    prefix = candidate[:-4]
-    used = [int(p.stem[-4:], 16) for p in Path(sessions_dir).glob(prefix + "*.jsonl")]
-    if not used:
-        return candidate
-    suffix = max(used) + 1 + secrets.randbelow(16)
-    if suffix <= 0xFFFF:
-        return f"{prefix}{suffix:04x}"
-    while (Path(sessions_dir) / f"{candidate}.jsonl").exists():  # this second is used up
+    directory = Path(sessions_dir)
+    for _ in range(3):
         candidate = new_session_id()
-    return candidate
+        prefix = candidate[:-4]
+        used = [int(p.stem[-4:], 16) for p in directory.glob(prefix + "*.jsonl")
+                if SESSION_ID_PATTERN.fullmatch(p.stem)]
+        if not used:
+            return f"{prefix}{int(candidate[-4:], 16) & 0x7FFF:04x}"
+        low = max(used) + 1
+        if low <= 0xFFFF:
+            return f"{prefix}{min(low + secrets.randbelow(16), 0xFFFF):04x}"
+        time.sleep(1.001 - time.time() % 1)
+    while True:  # the clock does not move (a frozen test clock): any free id will do
+        candidate = new_session_id()
+        if not (directory / f"{candidate}.jsonl").exists():
+            return candidate
 
 
 def check_session_id(text: object) -> str:

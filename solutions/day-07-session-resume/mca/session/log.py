@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from .ids import InvalidSessionId, check_session_id, fresh_session_id, session_path
 
@@ -99,7 +100,7 @@ def parse_line(raw: bytes, previous_seq: int) -> tuple[Event | None, str | None]
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         return None, "not valid UTF-8"
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
         return None, "not valid JSON"
     if not isinstance(data, dict):
         return None, "not a JSON object"
@@ -114,7 +115,15 @@ def parse_line(raw: bytes, previous_seq: int) -> tuple[Event | None, str | None]
     if seq <= previous_seq:
         # Two writers, or a spliced file: what follows cannot be trusted.
         return None, f"seq {seq} does not follow {previous_seq}"
+    if kind == "message" and not _is_message(data.get("message")):
+        return None, "message event without a valid message object"
     return Event(seq, ts, kind, data), None
+
+
+def _is_message(message: object) -> bool:
+    """A message rebuilds the history the model sees, so its shape is checked too."""
+    return (isinstance(message, dict) and isinstance(message.get("role"), str)
+            and isinstance(message.get("tool_calls", []), list))
 
 
 def read_events(path: Path | str) -> ReadResult:
@@ -167,10 +176,14 @@ def prepare_sessions_dir(sessions_dir: Path) -> Path:
     """Create the sessions dir if needed, with messages that name the fix."""
     if sessions_dir.exists() and not sessions_dir.is_dir():
         raise SessionError(f"sessions dir {sessions_dir} is a file; pass --sessions-dir DIR with a directory")
+    if sessions_dir.is_dir():
+        return sessions_dir
     try:
         sessions_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise SessionError(f"cannot create sessions dir {sessions_dir}: {exc.strerror}") from exc
+    if fsync_requested():
+        fsync_directory(sessions_dir.parent)  # the new directory's own name
     return sessions_dir
 
 
@@ -189,13 +202,16 @@ class SessionLog:
         self.next_seq = next_seq
         self._fd: int | None = fd
         self._fsync = fsync_requested()
+        self._broken: str | None = None  # why appends are refused after a failed write
 
     @classmethod
     def create(cls, sessions_dir: Path | str, session_id: str | None = None) -> "SessionLog":
         """Start a new, empty session log (a fresh id unless one is given)."""
+        if session_id is not None:
+            check_session_id(session_id)  # before anything is created
         directory = prepare_sessions_dir(Path(sessions_dir))
         for _ in range(20):
-            candidate = session_id or fresh_session_id(directory)
+            candidate = session_id if session_id is not None else fresh_session_id(directory)
             path = session_path(directory, candidate)
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
@@ -240,29 +256,35 @@ class SessionLog:
         return log
 
     def _lock(self) -> None:
-        if fcntl is None or self._fd is None:
+        if self._fd is None:
             return
         try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            _flock(self._fd, self.session_id)
+        except SessionLocked:
             self.close()
-            raise SessionLocked(
-                f"session {self.session_id} is open in another process; finish that one first "
-                f"(or fork it: python -m mca fork {self.session_id} N)"
-            ) from None
+            raise
 
     def append(self, type: str, **fields: Any) -> Event:
         """Write one event as one line and return it. The line is in the file when this returns."""
+        if self._broken:
+            raise LogDamaged(self._broken)
         if self._fd is None:
             raise SessionError(f"session {self.session_id} is closed")
         event = Event(self.next_seq, utc_timestamp(), type, fields)
         line = (json.dumps(event.to_dict(), ensure_ascii=False) + "\n").encode("utf-8")
         view = memoryview(line)
-        while view:  # one write; the loop only runs again if the kernel took part of it
-            written = os.write(self._fd, view)
-            view = view[written:]
-        if self._fsync:
-            os.fsync(self._fd)
+        try:
+            while view:  # one write; the loop only runs again if the kernel took part of it
+                written = os.write(self._fd, view)
+                view = view[written:]
+            if self._fsync:
+                os.fsync(self._fd)
+        except OSError as exc:
+            # Part of the line may be in the file: anything appended now would be glued
+            # to it. Refuse from here on; resume continues in a recovery fork.
+            self._broken = (f"writing {self.path.name} failed ({exc.strerror}); resume the session "
+                            "to continue in a recovery fork")
+            raise LogDamaged(self._broken) from exc
         self.next_seq += 1
         return event
 
@@ -278,6 +300,36 @@ class SessionLog:
         self.close()
 
 
+def _flock(fd: int, session_id: str) -> None:
+    """Take the session's writer lock, or say who has it."""
+    if fcntl is None:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SessionLocked(
+            f"session {session_id} is open in another process; finish that one first "
+            f"(or fork it: python -m mca fork {session_id} N)"
+        ) from None
+
+
+@contextmanager
+def writer_lock(path: Path) -> Iterator[None]:
+    """Hold a session's writer lock while deciding what to do with it (e.g. in resume).
+
+    A session being written by a live process is refused here, before it is read.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as exc:
+        raise SessionError(f"cannot open {path}: {exc.strerror}") from exc
+    try:
+        _flock(fd, path.stem)
+        yield
+    finally:
+        os.close(fd)  # closing drops the lock
+
+
 def _last_byte(path: Path, size: int) -> bytes:
     with open(path, "rb") as handle:
         handle.seek(size - 1)
@@ -286,5 +338,5 @@ def _last_byte(path: Path, size: int) -> bytes:
 
 __all__ = [
     "Event", "ReadResult", "SessionLog", "SessionError", "SessionLocked", "LogDamaged",
-    "InvalidSessionId", "KNOWN_TYPES", "parse_line", "read_events", "utc_timestamp",
+    "InvalidSessionId", "KNOWN_TYPES", "parse_line", "read_events", "utc_timestamp", "writer_lock",
 ]

@@ -17,7 +17,7 @@ from typing import Any
 
 from .fork import ForkError, fork, fork_points
 from .ids import SESSION_ID_PATTERN, InvalidSessionId, check_session_id, session_path
-from .log import Event, SessionError, SessionLog, read_events
+from .log import Event, ReadResult, SessionError, SessionLog, read_events, writer_lock
 from .replay import replay
 
 
@@ -92,35 +92,43 @@ def resume(sessions_dir: Path | str, session_id: str | None = None) -> Resumed:
     if not path.is_file():
         raise ResumeError(f"no session {session_id} in {sessions_dir} (python -m mca --list shows the sessions there)")
 
-    size = path.stat().st_size
-    result = read_events(path)
-    rebuilt = replay(result.events)  # an unfinished replay() fails here, before any file is made
-    points = fork_points(result.events)
-    notes = []
-    if result.damaged:
-        notes.append(f"log stopped at line {result.stopped_at}: {result.reason}")
-
     try:
-        if not result.damaged and ends_cleanly(result.events, points):
-            log = SessionLog.open_append(path, result.last_seq, expected_size=size)
-            return Resumed(session_id, log, rebuilt.messages, rebuilt.replayed, rebuilt.skipped, notes)
-
-        if not points:
-            raise ResumeError(
-                f"session {session_id} has no clean point to continue from; start a new session "
-                f"(the file is left as it was)"
-            )
-        at_seq = points[-1]
-        if not result.damaged:
-            notes.append(f"the log ends in the middle of a tool round (after seq {result.last_seq})")
-        child_id = fork(sessions_dir, session_id, at_seq)
-        notes.append(f"continuing in recovery fork {child_id} from seq {at_seq}; {path.name} is left as it was")
-        child = session_path(sessions_dir, child_id)
-        child_result = read_events(child)
-        rebuilt = replay(child_result.events)
-        log = SessionLog.open_append(child, child_result.last_seq)
+        with writer_lock(path):  # a session another process is writing is refused, not forked
+            size = path.stat().st_size
+            result = read_events(path)
+            rebuilt = replay(result.events)  # an unfinished replay() fails here, before any file is made
+            points = fork_points(result.events)
+            notes = []
+            if result.damaged:
+                notes.append(f"log stopped at line {result.stopped_at}: {result.reason}")
+            clean = not result.damaged and ends_cleanly(result.events, points)
+            if not clean:
+                return _recovery_fork(sessions_dir, session_id, result, points, notes)
+        # The lock is released and taken again by the writer; the size check catches a
+        # process that slipped in between.
+        log = SessionLog.open_append(path, result.last_seq, expected_size=size)
     except (SessionError, ForkError) as exc:
         raise ResumeError(str(exc)) from None
+    return Resumed(session_id, log, rebuilt.messages, rebuilt.replayed, rebuilt.skipped, notes)
+
+
+def _recovery_fork(sessions_dir: Path, session_id: str, result: ReadResult, points: list[int], notes: list[str]) -> Resumed:
+    """Continue a damaged or unfinished session in a new one from its last fork point."""
+    if not points:
+        raise ResumeError(
+            f"session {session_id} has no clean point to continue from; start a new session "
+            f"(the file is left as it was)"
+        )
+    at_seq = points[-1]
+    if not result.damaged:
+        notes.append(f"the log ends in the middle of a tool round (after seq {result.last_seq})")
+    child_id = fork(sessions_dir, session_id, at_seq)
+    notes.append(f"continuing in recovery fork {child_id} from seq {at_seq}; "
+                 f"{session_id}.jsonl is left as it was")
+    child = session_path(sessions_dir, child_id)
+    child_result = read_events(child)
+    rebuilt = replay(child_result.events)
+    log = SessionLog.open_append(child, child_result.last_seq)
     return Resumed(child_id, log, rebuilt.messages, rebuilt.replayed, rebuilt.skipped, notes, forked_from=session_id)
 
 
