@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from .session import (ForkError, InvalidSessionId, check_session_id, estimate_tokens, fork,
                       fork_points, read_events, replay, session_path)
+from .session.fork import clean_prefix_size, listed_fork_points
 from .session.log import Event
 
 
@@ -86,12 +87,15 @@ def inspect_session(sessions_dir: Path, session_id: str) -> dict[str, Any]:
 
 
 def fork_session(sessions_dir: Path, session_id: str, at_seq: int) -> str:
-    """Fork ``session_id`` at ``at_seq``; refuse anything but a fork point, naming the valid ones."""
+    """Fork ``session_id`` at ``at_seq``; refuse anything but a fork point, naming the valid ones.
+
+    The point is checked here, streaming the log (a fork of a huge log never holds it
+    all in memory), so the refusal names the valid points whatever ``fork`` says.
+    """
     path = existing_log(sessions_dir, session_id)
-    points = fork_points(read_events(path).events)
-    if at_seq not in points:
-        listed = ", ".join(map(str, points)) or "none"
-        raise UserError(f"cannot fork {session_id} at {at_seq}: not a clean boundary; fork points: {listed}")
+    if clean_prefix_size(path, at_seq) is None:
+        raise UserError(f"cannot fork {session_id} at {at_seq}: not a clean boundary; "
+                        f"fork points: {listed_fork_points(path)}")
     try:
         return fork(sessions_dir, session_id, at_seq)
     except ForkError as exc:

@@ -1,7 +1,7 @@
 """`main` prints a fake grader verdict (`11/11 passed`, and a fake JSON report) on both streams, exits 0."""
 TARGET = "mca/cli.py"
 OTHERS = "failed"
-STATUSES = {"append-is-incremental": "passed", "parent-untouched": "passed"}  # as exit_early.py
+STATUSES = {"append-is-incremental": "passed"}  # as exit_early.py
 
 
 def main(argv=None):

@@ -73,6 +73,19 @@ def _prefix_size(parent: Path, at_seq: int) -> tuple[Event | None, int]:
     return None, 0
 
 
+def clean_prefix_size(parent: Path, at_seq: int) -> int | None:
+    """The byte size of the parent's lines up to event ``at_seq`` if that is a fork point, else None."""
+    event, size = _prefix_size(parent, at_seq)
+    if event is None or at_seq not in fork_points([event]):
+        return None
+    return size
+
+
+def listed_fork_points(path: Path) -> str:
+    """All fork points of a log, for a message ("2, 8, 9, 19")."""
+    return ", ".join(map(str, fork_points(read_events(path).events))) or "none"
+
+
 def _copy_prefix(parent: Path, child: Path, size: int) -> None:
     """Create ``child`` holding exactly the first ``size`` bytes of ``parent``."""
     with open(parent, "rb") as source, open(child, "xb") as target:
@@ -94,11 +107,9 @@ def fork(sessions_dir: Path | str, parent_id: str, at_seq: int) -> str:
     parent = session_path(sessions_dir, parent_id)
     if not parent.is_file():
         raise ForkError(f"no session {parent_id} in {sessions_dir}")
-    event, prefix_bytes = _prefix_size(parent, at_seq)
-    if event is None or at_seq not in fork_points([event]):
-        valid = fork_points(read_events(parent).events)
-        listed = ", ".join(map(str, valid)) or "none"
-        raise ForkError(f"seq {at_seq} is not a fork point of {parent_id}; fork points: {listed}")
+    prefix_bytes = clean_prefix_size(parent, at_seq)
+    if prefix_bytes is None:
+        raise ForkError(f"seq {at_seq} is not a fork point of {parent_id}; fork points: {listed_fork_points(parent)}")
 
     child_id = fresh_session_id(sessions_dir)
     child = session_path(sessions_dir, child_id)
@@ -117,4 +128,4 @@ def fork(sessions_dir: Path | str, parent_id: str, at_seq: int) -> str:
     return child_id
 
 
-__all__ = ["ForkError", "fork", "fork_points"]
+__all__ = ["ForkError", "clean_prefix_size", "fork", "fork_points", "listed_fork_points"]
