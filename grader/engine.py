@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 import grader
+from grader import spawn
 from grader.course import Course, Day
 from grader.plugin import CheckContext, GraderPlugin, test_name_for
 from grader.results import CheckResult, DayResult
@@ -81,9 +82,11 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     context = CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, keep=keep, run_root=run_root)
     plugin = GraderPlugin(context, selected)
     started = time.perf_counter()
+    spawn.share_bytecode(run_root / "pycache")
     try:
         exit_code, output = _run_pytest(day.checks, run_root, plugin)
     finally:
+        spawn.share_bytecode(None)
         if not keep:
             shutil.rmtree(run_root, ignore_errors=True)
     if plugin.collect_errors:

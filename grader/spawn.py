@@ -143,11 +143,26 @@ def _remember(result: ChildResult) -> None:
 
 # --------------------------------------------------------------------------- environment
 
+# Set by the engine for one grading run: children then share compiled bytecode in a
+# scratch dir of the run (compiling the lab once, not once per child) and still write
+# nothing into any lab. None: no bytecode is written at all.
+_pycache_dir: Path | None = None
+
+
+def share_bytecode(directory: Path | None) -> None:
+    """Let the children of this run cache bytecode in `directory` (None: stop)."""
+    global _pycache_dir
+    _pycache_dir = directory
+
+
 def mca_env(lab: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of a lab child: ours without any MCA_* variable, the mock
-    gateway on, the lab importable, no bytecode, unbuffered, no colour."""
+    gateway on, the lab importable, no bytecode in the lab, unbuffered, no colour."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("MCA_")}
     env.update(_CHILD_ENV)
+    if _pycache_dir is not None:
+        del env["PYTHONDONTWRITEBYTECODE"]
+        env["PYTHONPYCACHEPREFIX"] = str(_pycache_dir)
     env["PYTHONPATH"] = str(Path(lab).resolve())
     env.update(extra or {})
     return env
