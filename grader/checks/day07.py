@@ -23,7 +23,6 @@ import json
 import os
 import re
 import shutil
-import sys
 import time
 import tomllib
 from dataclasses import dataclass
@@ -679,7 +678,7 @@ def test_append_is_incremental(ctx):
     line = '{"seq": %d, "ts": "2026-01-01T00:00:00.000Z", "type": "usage", "input_tokens": 1, "output_tokens": 1}\n'
     body = "".join(line % seq for seq in range(1, 10_001)).encode("utf-8")
     log.write_bytes(body)
-    result = spawn.run([sys.executable, "-c", APPEND_HARNESS, str(log), "10000"], cwd=root,
+    result = spawn.run([*spawn.LAB_PYTHON, "-c", APPEND_HARNESS, str(log), "10000"], cwd=root,
                        env=spawn.mca_env(ctx.lab), timeout=TURN_TIMEOUT)
     expect_ok(result)
     report = json.loads(result.stdout.strip().splitlines()[-1])

@@ -40,7 +40,7 @@ def test_fake_timeout_raises_child_timeout_with_the_result(fp, tmp_path):
     def hang(process):
         raise subprocess.TimeoutExpired(process.args, 1)
 
-    fp.register([sys.executable, "-m", "mca", "hi"], callback=hang)
+    fp.register([*spawn.LAB_PYTHON, "-m", "mca", "hi"], callback=hang)
     with pytest.raises(spawn.ChildTimeout) as caught:
         spawn.run_mca(tmp_path, "hi", cwd=tmp_path, timeout=1)
     result = caught.value.result
@@ -51,7 +51,7 @@ def test_fake_timeout_raises_child_timeout_with_the_result(fp, tmp_path):
 
 def test_fake_crash_keeps_the_stderr_tail(fp, tmp_path):
     traceback = "Traceback (most recent call last):\n" + "  frame\n" * 50 + "ValueError: boom\n"
-    fp.register([sys.executable, "-m", "mca"], stderr=traceback, returncode=1)
+    fp.register([*spawn.LAB_PYTHON, "-m", "mca"], stderr=traceback, returncode=1)
     result = spawn.run_mca(tmp_path, cwd=tmp_path)
     assert result.returncode == 1 and not result.timed_out
     assert result.stderr_tail(1) == "ValueError: boom"
@@ -79,7 +79,7 @@ def test_mca_env_drops_mca_variables_and_sets_the_child_basics(monkeypatch, tmp_
 
 def test_command_line_reproduces_cwd_env_and_args(monkeypatch, fp, tmp_path):
     monkeypatch.setenv("MCA_SESSIONS_DIR", "/somewhere")
-    fp.register([sys.executable, "-m", "mca", "it's"], stdout="ok")
+    fp.register([*spawn.LAB_PYTHON, "-m", "mca", "it's"], stdout="ok")
     work = tmp_path / "with space"
     work.mkdir()
     line = spawn.run_mca(tmp_path, "it's", cwd=work).command_line()
