@@ -261,9 +261,9 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
                       f"{fmt_time(median(durations) * 1e9):>9}")
     detail.append(f"  one mca child: {fmt_time(start['mca log inspect, bytecode cached'] * 1e9)} with bytecode "
                   f"cached, {fmt_time(start['mca log inspect, PYTHONDONTWRITEBYTECODE=1'] * 1e9)} compiling from "
-                  f"source as the grader's children do (PYTHONDONTWRITEBYTECODE=1): "
-                  f"{fmt_time(compile_cost * 1e9)} x {mca_children} mca children = "
-                  f"{fmt_time(compile_cost * mca_children * 1e9)} per grading")
+                  f"source (PYTHONDONTWRITEBYTECODE=1): {fmt_time(compile_cost * 1e9)} x {mca_children} mca "
+                  f"children = {fmt_time(compile_cost * mca_children * 1e9)} per grading that the grader's shared "
+                  f"bytecode saves")
     lazy = start["import mca.cli"] - start["import mca.commands"]
     light = sum(1 for c in children if kind_of(c["argv"]) in ("mca log inspect", "mca fork"))
     detail.append(f"  import mca.cli {fmt_time(start['import mca.cli'] * 1e9)} vs import mca.commands "
