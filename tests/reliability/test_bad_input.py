@@ -61,7 +61,7 @@ def test_ids_that_are_paths_are_refused_before_any_file_is_touched(tmp_path, fig
             except (AssertionError, pytest.fail.Exception) as exc:
                 failures.append((name, bad, str(exc)))
     figures.record("bad input: ids that are paths or malformed", tried, held,
-                   f"{len(BAD_IDS)} ids x resume, create, fork, session_path; create with an empty id is the xfail below")
+                   f"{len(BAD_IDS)} ids x resume, create, fork, session_path")
     assert not failures, failures[:5]
 
 
