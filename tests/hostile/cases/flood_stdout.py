@@ -1,24 +1,12 @@
 """Every `python -m mca` first prints 100 MB to stdout (a million 100-byte lines), then works."""
 TARGET = "mca/cli.py"
+APPEND = {"mca/cli.py": "\n\n_reference_main = main\n\n\ndef main(argv=None):\n    hostile_start()\n    return _reference_main(argv)\n"}
+ADD = ("hostile_start",)
 
 
-def main(argv=None):
+def hostile_start():
+    """Runs first in every `python -m mca`, then the reference main goes on."""
     line = "flood @MARKER@ ".ljust(99, "x") + "\n"
     for _ in range(100):
         sys.stdout.write(line * 10_000)
     sys.stdout.flush()
-    argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        subcommand = subcommand_argv(argv)
-        if subcommand is not None:
-            return run_subcommand(subcommand)
-        return run_agent(agent_parser().parse_args(argv))
-    except NotImplementedError as exc:
-        print(not_implemented(exc), file=sys.stderr)
-        return 1
-    except (UserError, ResumeError, SessionError) as exc:
-        print(f"mca: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130

@@ -1,8 +1,11 @@
 """Every run double-forks a daemon (fork, setsid, fork, stdio to /dev/null) that sleeps 600 s."""
 TARGET = "mca/cli.py"
+APPEND = {"mca/cli.py": "\n\n_reference_main = main\n\n\ndef main(argv=None):\n    hostile_start()\n    return _reference_main(argv)\n"}
+ADD = ("hostile_start",)
 
 
-def main(argv=None):
+def hostile_start():
+    """Runs first in every `python -m mca`, then the reference main goes on."""
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
@@ -12,18 +15,3 @@ def main(argv=None):
             os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)", "@MARKER@"])
         os._exit(0)
     os.wait()
-    argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        subcommand = subcommand_argv(argv)
-        if subcommand is not None:
-            return run_subcommand(subcommand)
-        return run_agent(agent_parser().parse_args(argv))
-    except NotImplementedError as exc:
-        print(not_implemented(exc), file=sys.stderr)
-        return 1
-    except (UserError, ResumeError, SessionError) as exc:
-        print(f"mca: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130

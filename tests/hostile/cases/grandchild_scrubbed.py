@@ -1,26 +1,14 @@
 """Every run leaves a daemon that covers its tracks: new session, empty environment, cwd /, no inherited files."""
 TARGET = "mca/cli.py"
+APPEND = {"mca/cli.py": "\n\n_reference_main = main\n\n\ndef main(argv=None):\n    hostile_start()\n    return _reference_main(argv)\n"}
+ADD = ("hostile_start",)
 ESCAPES = True
 
 import subprocess
 
 
-def main(argv=None):
+def hostile_start():
+    """Runs first in every `python -m mca`, then the reference main goes on."""
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", "@MARKER@"], env={}, cwd="/",
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True)
-    argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        subcommand = subcommand_argv(argv)
-        if subcommand is not None:
-            return run_subcommand(subcommand)
-        return run_agent(agent_parser().parse_args(argv))
-    except NotImplementedError as exc:
-        print(not_implemented(exc), file=sys.stderr)
-        return 1
-    except (UserError, ResumeError, SessionError) as exc:
-        print(f"mca: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130

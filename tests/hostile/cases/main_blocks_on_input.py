@@ -1,24 +1,12 @@
 """The CLI's `main` first waits for a line on stdin (a leftover "press Enter to go on")."""
 TARGET = "mca/cli.py"
+APPEND = {"mca/cli.py": "\n\n_reference_main = main\n\n\ndef main(argv=None):\n    hostile_start()\n    return _reference_main(argv)\n"}
+ADD = ("hostile_start",)
 # Children the grader runs to completion get stdin from /dev/null: readline() returns "" and
 # they go on. Only the children it talks to (kept running with a stdin pipe) can block.
 STATUSES = {"written-as-it-happens": "timeout", "dangling-tool-call": "timeout", "single-writer": "failed"}
 
 
-def main(argv=None):
+def hostile_start():
+    """Runs first in every `python -m mca`, then the reference main goes on."""
     sys.stdin.readline()  # @MARKER@
-    argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        subcommand = subcommand_argv(argv)
-        if subcommand is not None:
-            return run_subcommand(subcommand)
-        return run_agent(agent_parser().parse_args(argv))
-    except NotImplementedError as exc:
-        print(not_implemented(exc), file=sys.stderr)
-        return 1
-    except (UserError, ResumeError, SessionError) as exc:
-        print(f"mca: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130

