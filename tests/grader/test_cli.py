@@ -158,3 +158,9 @@ def test_python_dash_m_grader_runs_the_cli(course_dir):
                           env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "day-01" in done.stdout
+
+
+def test_only_keeps_the_contract_numbers(cli, course_dir):
+    result = cli("check", "1", "--only", "counts")
+    rows = [line for line in result.stdout.splitlines() if " counts " in line]
+    assert rows and rows[0].split()[1] == "3", result.stdout  # counts is the third check of day-01
