@@ -130,7 +130,9 @@ def check(
         junit.write_junit(result, junit_path)
     if gradescope_path:
         gradescope.write_gradescope(result, gradescope_path)
-    github.emit(result, lambda line: typer.echo(line, err=as_json))
+    if github.active():
+        github.emit(result, lambda line: typer.echo(line, err=as_json),
+                    files=github.exercise_files(the_day, lab or the_day.lab))
     raise typer.Exit(EXIT_OK if result.all_core_passed else EXIT_FAILED)
 
 

@@ -20,7 +20,9 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotations(result: DayResult) -> list[str]:
+def annotations(result: DayResult, files: dict[str, str] | None = None) -> list[str]:
+    """One line per failing check; `files` maps a check id to the file to attach it to
+    (the exercise point's file, relative to the workspace), so it shows on the code."""
     lines = []
     for check in result.all_results():
         if check.passed or check.status == "skipped":
@@ -32,7 +34,8 @@ def annotations(result: DayResult) -> list[str]:
             message += f"\nexpected: {check.expected}\nseen: {check.seen}"
         if check.hint:
             message += f"\nhint: {check.hint}"
-        lines.append(f"::{kind} title={title}::{_escape_data(message)}")
+        where = f"file={_escape_property(files[check.id])}," if files and check.id in files else ""
+        lines.append(f"::{kind} {where}title={title}::{_escape_data(message)}")
     return lines
 
 
@@ -53,12 +56,27 @@ def active(env=None) -> bool:
     return (env if env is not None else os.environ).get("GITHUB_ACTIONS") == "true"
 
 
-def emit(result: DayResult, write, env=None) -> None:
+def exercise_files(day, lab: Path, env=None) -> dict[str, str]:
+    """Check id -> the file of its one exercise point, relative to $GITHUB_WORKSPACE (or
+    the cwd). Checks resting on several points, or labs outside it, get no file."""
+    env = env if env is not None else os.environ
+    base = Path(env.get("GITHUB_WORKSPACE") or Path.cwd()).resolve()
+    files = {}
+    for check in day.all_checks:
+        if len(check.exercises) != 1:
+            continue
+        path = (Path(lab) / day.exercise(check.exercises[0]).file).resolve()
+        if path.is_relative_to(base):
+            files[check.id] = path.relative_to(base).as_posix()
+    return files
+
+
+def emit(result: DayResult, write, env=None, files: dict[str, str] | None = None) -> None:
     """Print annotations through `write` and append the summary, when running in Actions."""
     env = env if env is not None else os.environ
     if not active(env):
         return
-    for line in annotations(result):
+    for line in annotations(result, files):
         write(line)
     summary = env.get("GITHUB_STEP_SUMMARY")
     if summary:

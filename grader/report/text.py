@@ -62,8 +62,8 @@ def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool
     width = max((len(c.id) for c in result.all_results()), default=0)
     lines = [paint(f"{result.day_id}: {result.title}", "1"), f"lab: {result.lab}", ""]
     numbers = {c.id: n for n, c in enumerate(day.checks_core, 1)}  # the contract's numbers, even with --only
-    for check in result.checks:
-        number = numbers.get(check.id, 0)
+    for position, check in enumerate(result.checks, 1):
+        number = numbers.get(check.id, position)
         lines += _check_lines(check, f"{number:>2}", width, marks, paint, result.day_id, keep, hint_levels)
     if result.bonus:
         lines += ["", "bonus:"]

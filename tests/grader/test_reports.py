@@ -120,6 +120,16 @@ def test_github_annotations_and_summary(result, tmp_path, monkeypatch):
     assert "| greets | failed | greet failed |" in text and "1/5 passed" in text
 
 
+def test_github_annotations_point_at_the_exercise_file(result, course, tmp_path):
+    day = course.find_day("1")
+    lab = tmp_path / "repo" / "labs" / "day-01"
+    files = github.exercise_files(day, lab, env={"GITHUB_WORKSPACE": str(tmp_path / "repo")})
+    assert files["greets"] == "labs/day-01/mca/greet.py"
+    lines = github.annotations(result, files)
+    assert lines[0].startswith("::error file=labs/day-01/mca/greet.py,title=day-01 greets (failed)::")
+    assert github.exercise_files(day, tmp_path / "elsewhere", env={"GITHUB_WORKSPACE": str(lab)}) == {}
+
+
 def test_github_is_silent_outside_actions(result, monkeypatch):
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     lines = []
