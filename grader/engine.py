@@ -100,7 +100,7 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
         raise KeyboardInterrupt
     if exit_code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
         raise EngineError(f"pytest could not run {day.checks} (exit {int(exit_code)}):\n{_tail(output, 12)}")
-    return _day_result(day, lab, plugin, selected, time.perf_counter() - started,
+    return _day_result(day, lab, graded, plugin, selected, time.perf_counter() - started,
                        str(run_root) if keep else None)
 
 
@@ -154,7 +154,7 @@ def _run_pytest(module: Path, run_root: Path, plugin: GraderPlugin) -> tuple[int
     return exit_code, sink.getvalue()
 
 
-def _day_result(day: Day, lab: Path, plugin: GraderPlugin, selected, duration: float,
+def _day_result(day: Day, lab: Path, graded: Path, plugin: GraderPlugin, selected, duration: float,
                 run_root: str | None) -> DayResult:
     core, bonus = [], []
     for check in day.all_checks:
@@ -165,6 +165,9 @@ def _day_result(day: Day, lab: Path, plugin: GraderPlugin, selected, duration: f
             message=f"check not implemented: {day.checks.name} has no {test_name_for(check.id)}()")
         if not result.passed:
             result.hint = check.hints[0]
+        # The children ran the copy; a reproduce line should run the student's own lab,
+        # so that after a fix the same line shows whether it worked.
+        result.repro = tuple(line.replace(str(graded), str(lab)) for line in result.repro or ())
         (bonus if check.bonus else core).append(result)
     return DayResult(day_id=day.id, title=day.title, lab=str(lab), checks=core, bonus=bonus,
                      environment=environment(), duration=round(duration, 3), run_root=run_root)

@@ -58,6 +58,8 @@ def test_check_only_and_keep_print_reproduce_lines(cli, course_dir):
     assert "0/1 passed" in result.stdout
     repro = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("reproduce:")]
     assert len(repro) == 1 and repro[0].endswith("python -m mca greet Ann")
+    lab = course_dir / "labs" / "day-01-hello"
+    assert f"PYTHONPATH={lab}" in repro[0]  # the student's own lab, not the graded copy
     kept = [line for line in result.stdout.splitlines() if line.startswith("scratch directories kept in ")]
     assert kept
     import pathlib
