@@ -19,6 +19,7 @@ import contextlib
 import io
 import os
 import platform
+import shlex
 import shutil
 import tempfile
 import time
@@ -167,7 +168,8 @@ def _day_result(day: Day, lab: Path, graded: Path, plugin: GraderPlugin, selecte
             result.hint = check.hints[0]
         # The children ran the copy; a reproduce line should run the student's own lab,
         # so that after a fix the same line shows whether it worked.
-        result.repro = tuple(line.replace(str(graded), str(lab)) for line in result.repro or ())
+        result.repro = tuple(line.replace(f"PYTHONPATH={graded}", f"PYTHONPATH={shlex.quote(str(lab))}")
+                             for line in result.repro or ())
         (bonus if check.bonus else core).append(result)
     return DayResult(day_id=day.id, title=day.title, lab=str(lab), checks=core, bonus=bonus,
                      environment=environment(), duration=round(duration, 3), run_root=run_root)
