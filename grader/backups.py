@@ -82,25 +82,14 @@ class RestoreResult:
 
 
 def resolve_day(course, name):
-    """A Day from a Day, its id, its slug or its number (`7`, `07`)."""
+    """A Day from a Day, its id, its slug or its number (`7`, `07`): Course.find_day's rules."""
     if not isinstance(name, str):
         return name
-    finder = getattr(course, "find_day", None)
-    if finder is not None:
-        try:
-            return finder(name)
-        except Exception as exc:   # course.CourseError: one refusal type for the CLI
-            raise UnknownDay(str(exc)) from exc
-    key = name.strip().lower()
-    for day in course.days:
-        number = re.fullmatch(r"day-0*(\d+)", day.id)
-        aliases = {day.id.lower(), str(getattr(day, "slug", "") or "").lower()}
-        if number and key.isdigit() and int(key) == int(number.group(1)):
-            return day
-        if key in aliases:
-            return day
-    known = ", ".join(d.id for d in course.days) or "none"
-    raise UnknownDay(f"unknown day {name!r}; known days: {known}")
+    from grader.course import CourseError
+    try:
+        return course.find_day(name)
+    except CourseError as exc:  # one refusal type for the CLI
+        raise UnknownDay(str(exc)) from exc
 
 
 def load_default_course(start: Path | None = None):
