@@ -7,8 +7,8 @@ the grader itself starts.
 
 Those children are read from the engine in the very runs that are timed: a
 ``sitecustomize`` module (on PYTHONPATH of the grader process only; the grader
-gives its own children the lab's PYTHONPATH) wraps ``grader.spawn._remember``,
-through which every finished child passes with its duration, and writes each one
+gives its own children an isolated interpreter) wraps ``CheckContext._record``,
+through which every finished child of a check passes with its duration, and writes each one
 to a file with the check that started it (from PYTEST_CURRENT_TEST). Per-check
 durations come from the ``--json`` output of the same runs. One more run of our
 own (``HARNESS``) imports the grader, times a few engine steps (lab copy, pytest
@@ -41,31 +41,31 @@ SITECUSTOMIZE = r"""
 import json, os
 path = os.environ.get("BENCH_CHILDREN_LOG")
 if path:
-    from grader import spawn
-    _remember = spawn._remember
-    def _recording(result):
+    from grader.checkkit.context import CheckContext
+    _remember = CheckContext._record
+    def _recording(self, result):
         test = os.environ.get("PYTEST_CURRENT_TEST", "?").split("::")[-1].split(" ")[0]
         with open(path, "a", encoding="utf-8") as log:
-            log.write(json.dumps({"test": test, "argv": list(result.argv[1:]), "duration": result.duration}) + "\n")
-        _remember(result)
-    spawn._remember = _recording
+            log.write(json.dumps({"test": test, "argv": result.short_command().split(), "duration": result.duration}) + "\n")
+        _remember(self, result)
+    CheckContext._record = _recording
 """
 
 HARNESS = r"""
 import json, os, sys, time
 t0 = time.perf_counter()
 import grader.engine as engine
-from grader import spawn
+from grader.checkkit.context import CheckContext
 from grader.plugin import GraderPlugin
 from grader.course import find_course, load_course
 t_import = time.perf_counter()
 children, marks = [], {}
-remember = spawn._remember
-def recording(result):
+remember = CheckContext._record
+def recording(self, result):
     test = os.environ.get("PYTEST_CURRENT_TEST", "?").split("::")[-1].split(" ")[0]
-    children.append({"test": test, "argv": list(result.argv[1:]), "duration": result.duration})
-    remember(result)
-spawn._remember = recording
+    children.append({"test": test, "argv": result.short_command().split(), "duration": result.duration})
+    remember(self, result)
+CheckContext._record = recording
 def timed(name, function):
     def wrapper(*args, **kwargs):
         start = time.perf_counter()
@@ -74,7 +74,7 @@ def timed(name, function):
         finally:
             marks[name] = time.perf_counter() - start
     return wrapper
-engine._copy_lab = timed("copy_lab", engine._copy_lab)
+engine._context = timed("copy_lab", engine._context)
 engine._run_pytest = timed("pytest", engine._run_pytest)
 collect = GraderPlugin.pytest_collection_modifyitems
 def modifyitems(self, session, config, items):
@@ -92,7 +92,7 @@ t_end = time.perf_counter()
 print(json.dumps({
     "import": t_import - t0, "course": t_course, "run_day": t_end - t_run, "marks": marks,
     "collect": marks.get("collected_at", t_run) - t_run - marks.get("copy_lab", 0),
-    "checks": [{"id": c.id, "status": c.status, "duration": c.duration} for c in result.checks + result.bonus],
+    "checks": [{"id": c.id, "status": c.status.value, "duration": c.duration} for c in result.all_results()],
     "children": children,
 }))
 """
@@ -112,14 +112,14 @@ def scratch_course(workdir: Path) -> Path:
     root = workdir / "course"
     root.mkdir()
     shutil.copy2(ROOT / "course.toml", root / "course.toml")
-    for name in ("grader", "labs", "solutions"):
+    for name in ("grader", "source", "labs", "solutions"):
         (root / name).symlink_to(ROOT / name, target_is_directory=True)
     return root
 
 
 def kind_of(argv: list[str]) -> str:
     """A short name for a child of the grader: what it runs."""
-    if argv[:1] == ["-S"]:  # the grader starts lab code without site-packages
+    if argv[:1] == ["python"]:  # the command as a student would type it
         argv = argv[1:]
     if argv[:2] == ["-m", "mca"]:
         rest = argv[2:]

@@ -4,7 +4,7 @@ Backups live in `<course root>/.grader/backups/<day id>/<UTC timestamp>/`, one f
 copy of the lab each. A backup is written under a hidden temporary name and renamed
 when complete, so a crash never leaves a half backup that looks whole. The lab itself
 is replaced by writing the new tree beside it and swapping the two
-(scaffold.replace_tree). Prompting for confirmation is the CLI's job: plan_reset and
+(trees.replace_tree). Prompting for confirmation is the CLI's job: plan_reset and
 plan_restore tell it what is about to happen.
 """
 from __future__ import annotations
@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from grader import scaffold
+from grader import scaffold, trees
+from grader.course import CourseError
 
 STAMP_FORMAT = "%Y%m%dT%H%M%SZ"
 _NAME = re.compile(r"^(\d{8}T\d{6}Z)(?:-(\d+))?$")
@@ -81,21 +82,12 @@ class RestoreResult:
         return f"{before}restored {self.restored.name} into {self.lab}"
 
 
-def resolve_day(course, name):
-    """A Day from a Day, its id, its slug or its number (`7`, `07`): Course.find_day's rules."""
-    if not isinstance(name, str):
-        return name
-    from grader.course import CourseError
+def _day(course, day):
+    """A Day from a Day, its id, its slug or its number; an UnknownDay refusal otherwise."""
     try:
-        return course.find_day(name)
+        return course.find_day(day)
     except CourseError as exc:  # one refusal type for the CLI
         raise UnknownDay(str(exc)) from exc
-
-
-def load_default_course(start: Path | None = None):
-    """The course whose course.toml is found as `grader` finds it (grader.course)."""
-    from grader.course import find_course, load_course
-    return load_course(find_course(start))
 
 
 def _path(course, path) -> Path:
@@ -122,7 +114,7 @@ def _stamp(now: datetime | None) -> datetime:
 
 def list_backups(course, day) -> list[Backup]:
     """The day's backups, newest first; half-written ones (hidden names) are not listed."""
-    day = resolve_day(course, day)
+    day = _day(course, day)
     folder = backups_dir(course, day)
     found = []
     for entry in folder.iterdir() if folder.is_dir() else ():
@@ -159,37 +151,36 @@ def _back_up(course, day, lab: Path, now: datetime | None) -> Path:
     return final
 
 
-def _generate_into(solution: Path):
+def _generate_into(tree: dict[str, bytes], modes: dict[str, int]):
     def fill(staging: Path) -> None:
-        scaffold.generate(solution, staging)
+        trees.write_tree(tree, staging, modes)
     return fill
 
 
 def plan_reset(course, day) -> ResetPlan:
-    day = resolve_day(course, day)
+    day = _day(course, day)
     lab = _lab(course, day)
-    files = len(scaffold.tree_files(lab)) if lab.is_dir() else 0
+    files = len(trees.tree_files(lab, course.runtime_dirs)) if lab.is_dir() else 0
     return ResetPlan(day.id, lab, lab.is_dir(), files, backups_dir(course, day))
 
 
 def reset(course, day, *, now: datetime | None = None) -> ResetResult:
     """Back up the student's lab (if any), then replace it with a freshly generated one."""
-    day = resolve_day(course, day)
+    day = _day(course, day)
     lab = _lab(course, day)
-    solution = _path(course, day.solution)
     try:
-        scaffold.build(solution)   # a broken solution must fail before anything moves
-    except (scaffold.ScaffoldError, OSError) as exc:
+        tree, modes = scaffold.build(course, day, lab=True)   # a broken source must fail before anything moves
+    except (*scaffold.ERRORS, OSError) as exc:
         raise BackupError(f"cannot generate {day.id}: {exc}; nothing was changed") from exc
     backup = _back_up(course, day, lab, now) if lab.is_dir() else None
-    _swap(lab, _generate_into(solution), backup)
+    _swap(lab, _generate_into(tree, modes), backup)
     return ResetResult(backup, lab)
 
 
 def _swap(lab: Path, fill, backup: Path | None) -> None:
     try:
-        scaffold.replace_tree(lab, fill)
-    except (OSError, scaffold.ScaffoldError) as exc:
+        trees.replace_tree(lab, fill)
+    except (OSError, *scaffold.ERRORS) as exc:
         saved = f" (a copy is in {backup})" if backup else ""
         raise BackupError(f"could not replace {lab}: {exc}; the lab was left as it was{saved}") from exc
 
@@ -208,7 +199,7 @@ def _choose(course, day, backup_name: str | None) -> Backup:
 
 
 def plan_restore(course, day, backup_name: str | None = None) -> RestorePlan:
-    day = resolve_day(course, day)
+    day = _day(course, day)
     lab = _lab(course, day)
     return RestorePlan(day.id, lab, lab.is_dir(), _choose(course, day, backup_name))
 
@@ -217,7 +208,7 @@ def restore(course, day, backup_name: str | None = None, *,
             now: datetime | None = None) -> RestoreResult:
     """Back up the current lab, then bring back a backup (the newest if no name).
     The restored backup stays in place, so a restore can be repeated or undone."""
-    day = resolve_day(course, day)
+    day = _day(course, day)
     lab = _lab(course, day)
     source = _choose(course, day, backup_name)
     before = _back_up(course, day, lab, now) if lab.is_dir() else None

@@ -16,7 +16,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from grader import hints as hint_levels
+from grader import hints as hinting
 from grader.course import Course, CourseError, Day, find_course, load_course
 from grader.engine import EngineError, run_day
 from grader.report import github, gradescope, junit
@@ -87,6 +87,18 @@ def use_colour() -> bool:
 
 # --------------------------------------------------------------------------- student commands
 
+def _render_text(result, day: Day, keep: bool) -> str:
+    return render_text(result, day, keep=keep, colour=use_colour(), unicode=can_encode(sys.stdout.encoding))
+
+
+def _render_json(result, day: Day, keep: bool) -> str:
+    return render_json(result)
+
+
+# How `check` prints its result on stdout; files (JUnit, Gradescope) are written besides.
+RENDERERS = {"text": _render_text, "json": _render_json}
+
+
 @app.command()
 def check(
     day: Annotated[str, typer.Argument(help="day-07, 07, 7 or the day's slug")],
@@ -97,6 +109,8 @@ def check(
         "--gradescope", help="also write a Gradescope results.json here")] = None,
     keep: Annotated[bool, typer.Option(help="keep scratch directories and print reproduce commands")] = False,
     only: Annotated[Optional[list[str]], typer.Option(help="run only this check id (repeatable)")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        help="generate the checks' inputs from this seed (the report prints the seed of every run)")] = None,
     ci: Annotated[bool, typer.Option("--ci", help="CI mode: refuse to run (exit 3) if the checks or "
                                      "course.toml differ from the shipped ones; keep no progress state")] = False,
 ) -> None:
@@ -106,33 +120,34 @@ def check(
     from grader import integrity
     if ci:
         _refuse_if_tampered(course)
+    target = (lab or the_day.lab).expanduser()
+    # Progress and hint levels belong to the student's own lab: grading another directory
+    # (a classmate's submission, a solution) must not move them.
+    own_lab = not ci and target.resolve() == Path(the_day.lab).resolve()
+    state = load_state(course)
     guarded = integrity.current(course.root)
     try:
-        result = run_day(course, the_day, lab or the_day.lab, keep=keep, select=only or None)
+        result = run_day(course, the_day, target, keep=keep, select=only or None, seed=seed,
+                         hint_levels=hinting.report_levels(state, the_day) if own_lab else None)
     except EngineError as exc:
         raise fail(str(exc)) from None
     _report_changes_during_run(course, guarded, ci)
-    state = load_state(course)
-    levels = hint_levels.apply_to_result(state, the_day, result)
-    if not ci:  # CI runs keep no progress: state belongs to a student's machine
+    if own_lab:
+        hinting.mark_shown(state, the_day, result)
         if not only:
             state.record_result(result)
         save_state(state)
 
-    if as_json:
-        typer.echo(render_json(result), nl=False)
-        if keep and result.run_root:
-            typer.echo(f"scratch directories kept in {result.run_root}", err=True)
-    else:
-        typer.echo(render_text(result, the_day, keep=keep, colour=use_colour(),
-                               unicode=can_encode(sys.stdout.encoding), hint_levels=levels), nl=False)
+    typer.echo(RENDERERS["json" if as_json else "text"](result, the_day, keep), nl=False)
+    if as_json and keep and result.run_root:
+        typer.echo(f"scratch directories kept in {result.run_root}", err=True)
     if junit_path:
         junit.write_junit(result, junit_path)
     if gradescope_path:
         gradescope.write_gradescope(result, gradescope_path)
     if github.active():
         github.emit(result, lambda line: typer.echo(line, err=as_json),
-                    files=github.exercise_files(the_day, lab or the_day.lab))
+                    files=github.exercise_files(the_day, target))
     raise typer.Exit(EXIT_OK if result.all_core_passed else EXIT_FAILED)
 
 
@@ -182,20 +197,20 @@ def hint(
         except KeyError as exc:
             raise fail(exc.args[0]) from None
     else:
-        checks = hint_levels.checks_for_hint(state, the_day)
+        checks = hinting.checks_for_hint(state, the_day)
         if not checks:
             typer.echo(f"Every check of {the_day.id} passed in the last run: no hint needed. "
                        f"Name a check to read its hints anyway: grader hint {the_day.id} CHECK")
             raise typer.Exit(EXIT_OK)
     blocks = []
     for one in checks:
-        shown = hint_levels.reveal_next(state, the_day, one)
+        shown = hinting.reveal_next(state, the_day, one)
         blocks.append(_hint_text(the_day, shown))
     save_state(state)
     typer.echo("\n".join(blocks), nl=False)
 
 
-def _hint_text(day: Day, shown: hint_levels.HintShown) -> str:
+def _hint_text(day: Day, shown: hinting.HintShown) -> str:
     head = f"{shown.check_id} (hint {shown.level} of {shown.total})"
     if shown.already_all:
         head += " - every hint of this check is already shown; this is the last one"
@@ -226,10 +241,10 @@ def list_days() -> None:
 def _backup_call(fn, *args, **kwargs):
     """Run a backups/scaffold operation, turning its refusals into exit 2 with the message."""
     from grader.backups import BackupError
-    from grader.scaffold import ScaffoldError
+    from grader.scaffold import ERRORS
     try:
         return fn(*args, **kwargs)
-    except (BackupError, ScaffoldError, CourseError) as exc:
+    except (BackupError, *ERRORS, CourseError) as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"{exc.filename or ''}: {exc.strerror}; nothing was deleted") from None

@@ -1,16 +1,19 @@
-"""Run one day's checks module through pytest, in process, and return a DayResult.
+"""Run one day's checks through pytest, in process, and return a DayResult.
 
 pytest gives the checks fixtures, assertion rewriting and skips; the grader keeps
 the report to itself. The run is hermetic: an ini file of our own in a fresh run
 root (so the kit's pyproject addopts/testpaths and any conftest above the checks
-directory are not picked up), no cache provider, no plugin autoloading, pytest's
+folder are not picked up), no cache provider, no plugin autoloading, pytest's
 terminal output off, and every scratch directory under the run root, which is
-removed at the end unless `keep`. The checks see a copy of the lab in the run root, so
-nothing a student's code does while it runs can change the lab itself, nor the cwd.
-They also see a copy of the day's fixtures, taken before any student code runs: a
-lab's code runs as the same user and can find the grader's files, but what it writes
-there cannot change the logs and workspaces the later checks of this run are given
-(`grader check --ci` reports such a write as tamper, see cli.py).
+removed at the end unless `keep`.
+
+Before any student code runs, the engine copies the lab, the day's checks folder
+and the sample workspace into the run root: nothing a lab does at run time can
+change the lab itself, nor the inputs later checks get. While the checks run, the
+grader's own current directory is the run root, so a child looking at its parent
+finds no kit there. Then one child imports the lab's package with a short limit:
+a lab that cannot start (a syntax error, an endless loop at import time) costs that
+one limit, and every check reports the one cause.
 """
 
 from __future__ import annotations
@@ -19,19 +22,26 @@ import contextlib
 import io
 import os
 import platform
-import shlex
+import secrets
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Mapping
 
 import pytest
 
 import grader
-from grader import spawn
+from grader.checkkit.context import CheckContext
+from grader.checkkit.messages import Messages
 from grader.course import Course, Day
-from grader.plugin import CheckContext, GraderPlugin, test_name_for
-from grader.results import CheckResult, DayResult
+from grader.plugin import GraderPlugin, Outcome, test_name_for
+from grader.results import CheckResult, DayResult, Status
+from grader.spawn import ChildTimeout, LabRunner, scaled
+
+PROBE_TIMEOUT = 10  # seconds for importing the lab's package: a healthy lab needs a fraction of one
+PROBE_FLOOR = 5     # ... never scaled below this: a loaded machine compiling a lab can take a second or two
 
 # Environment variables that would let the caller's pytest setup leak into grading.
 _PYTEST_ENV = {"PYTEST_ADDOPTS": None, "PYTEST_PLUGINS": None, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
@@ -42,14 +52,17 @@ class EngineError(Exception):
 
 
 def environment() -> dict:
-    return {"python": platform.python_version(), "platform": platform.platform(),
-            "grader": grader.__version__}
+    return {"python": platform.python_version(), "platform": platform.platform(), "grader": grader.__version__}
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**32)
 
 
 def check_lab(day: Day, lab: Path) -> Path:
     """The lab directory, resolved; an EngineError naming the fix if it is unusable."""
     lab = Path(lab).expanduser().resolve()
-    if lab == day.lab.resolve():
+    if lab == Path(day.lab).resolve():
         fix = f"`grader reset {day.id}` regenerates it (and backs up whatever is there)."
     else:
         fix = f"check the path given with --lab (the day's own lab is {day.lab})."
@@ -71,62 +84,132 @@ def check_selection(day: Day, select) -> set[str] | None:
     return set(select)
 
 
-def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=None) -> DayResult:
-    """Run `day`'s checks against `lab`; results come back in course.toml order."""
-    if not day.checks.is_file():
-        raise EngineError(f"checks for {day.id} are not available yet ({day.checks} is missing).")
+def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=None, seed: int | None = None,
+            hint_levels: Mapping[str, int] | None = None) -> DayResult:
+    """Run `day`'s checks against `lab`; results come back in course.toml order.
+
+    `hint_levels` gives, per check id, the hint level a failing check shows (default 1).
+    """
+    module = day.checks_module
+    if not module.is_file():
+        raise EngineError(f"checks for {day.id} are not available yet ({module} is missing).")
     lab = check_lab(day, lab)
     selected = check_selection(day, select)
+    seed = new_seed() if seed is None else seed
     run_root = Path(tempfile.mkdtemp(prefix=f"grader-{day.id}-")).resolve()
-    graded = _copy_lab(lab, run_root / "lab")
-    fixtures = _copy_fixtures(day.checks.parent / day.checks.stem, run_root / "fixtures")
-    context = CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, keep=keep, run_root=run_root)
-    plugin = GraderPlugin(context, selected)
     started = time.perf_counter()
-    spawn.share_bytecode(run_root / "pycache")
     try:
-        exit_code, output = _run_pytest(day.checks, run_root, plugin)
+        context = _context(course, day, lab, run_root, seed, keep)
+        blocked = _probe(context)
+        if blocked is None:
+            plugin = GraderPlugin(context, selected)
+            # The copy taken before any student code ran, not the kit's file.
+            exit_code, output = _run_pytest(context.fixtures / module.name, run_root, plugin)
+            _raise_for(plugin, exit_code, output, day, module)
+            outcomes = plugin.outcomes
+        else:
+            skipped = context.say("lab.skipped")
+            outcomes = {c.id: Outcome(Status.SKIPPED, skipped) for c in day.all_checks}
     finally:
-        spawn.share_bytecode(None)
         if not keep:
             shutil.rmtree(run_root, ignore_errors=True)
-    if plugin.collect_errors:
-        raise EngineError(f"the checks module {day.checks} could not be loaded:\n"
-                          + _tail(plugin.collect_errors[0], 12))
-    if plugin.unknown_tests:
-        raise EngineError(f"{day.checks} defines {', '.join(plugin.unknown_tests)}, which course.toml does "
-                          f"not list for {day.id}. Fix: add a [[days.checks]] entry for it, or rename it "
-                          f"test_<check id with - as _>.")
-    if exit_code in (pytest.ExitCode.INTERRUPTED,):
-        raise KeyboardInterrupt
-    if exit_code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
-        raise EngineError(f"pytest could not run {day.checks} (exit {int(exit_code)}):\n{_tail(output, 12)}")
-    return _day_result(day, lab, graded, plugin, selected, time.perf_counter() - started,
-                       str(run_root) if keep else None)
+    core, bonus = [], []
+    for check in day.all_checks:
+        if selected is not None and check.id not in selected:
+            continue
+        result = _result(check, outcomes.get(check.id), (hint_levels or {}).get(check.id, 1), module)
+        (bonus if check.bonus else core).append(result)
+    return DayResult(day_id=day.id, title=day.title, lab=str(lab), checks=tuple(core), bonus=tuple(bonus),
+                     environment=environment(), duration=round(time.perf_counter() - started, 3),
+                     run_root=str(run_root) if keep else None, seed=seed, blocked=blocked)
 
 
 # What a student may have in a lab dir that grading neither needs nor should copy.
-_NOT_GRADED = shutil.ignore_patterns("__pycache__", "*.pyc", ".sessions", ".grader", ".git", ".venv", "venv")
+_NOT_GRADED = ("__pycache__", "*.pyc", ".grader", ".git", ".venv", "venv")
 
 
-def _copy_lab(lab: Path, dest: Path) -> Path:
-    """Grade a copy, so nothing the student's code does at run time can change the lab itself."""
+def _copy(source: Path, dest: Path, what: str, ignore=()) -> Path:
     try:
-        shutil.copytree(lab, dest, ignore=_NOT_GRADED, symlinks=True)
+        shutil.copytree(source, dest, ignore=shutil.ignore_patterns(*ignore), symlinks=True)
     except (OSError, shutil.Error) as exc:
-        raise EngineError(f"could not copy the lab {lab} for grading: {exc}") from None
+        raise EngineError(f"could not copy {what} {source} for grading: {exc}") from None
     return dest
 
 
-def _copy_fixtures(source: Path, dest: Path) -> Path:
-    """The fixtures as they are now, before any student code runs (a day may have none)."""
-    if not source.is_dir():
-        return source
+def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, keep: bool) -> CheckContext:
+    graded = _copy(lab, run_root / "lab", "the lab", (*_NOT_GRADED, *course.agent.runtime_dirs))
+    fixtures = _copy(day.checks_dir, run_root / "fixtures", "the checks folder", ("__pycache__", "*.pyc"))
+    sample = None
+    if course.workspace is not None:
+        sample = _copy(course.workspace, run_root / "sample-workspace", "the sample workspace",
+                       ("__pycache__", "*.pyc"))
+    kit = [Path(course.root).resolve()]
+    if sys.prefix != sys.base_prefix:  # the kit's virtualenv, wherever it lives
+        kit.append(Path(sys.prefix).resolve())
+    runner = LabRunner(lab=graded, agent=course.agent, shown_lab=lab, pycache=run_root / "pycache",
+                       kit_paths=tuple(kit))
+    return CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, sample=sample, keep=keep,
+                        run_root=run_root, seed=seed, runner=runner, say=Messages.for_day(fixtures))
+
+
+def _probe(context: CheckContext) -> str | None:
+    """None if the lab's package imports; else the one-line reason every check will give."""
+    say, package = context.say, context.course.agent.package
     try:
-        shutil.copytree(source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    except (OSError, shutil.Error) as exc:
-        raise EngineError(f"could not copy the fixtures {source} for grading: {exc}") from None
-    return dest
+        result = context.runner.probe(cwd=context.tmp("import-probe"), timeout=max(scaled(PROBE_TIMEOUT), PROBE_FLOOR))
+    except ChildTimeout as exc:
+        return say("lab.cannot_start", package=package, why=say("lab.timed_out", seconds=exc.timeout))
+    finally:
+        context.take_children()
+    if result.returncode == 0 and "imported" in result.stdout:
+        return None
+    return say("lab.cannot_start", package=package, why=say("lab.crashed", evidence=context.evidence(result)))
+
+
+def _raise_for(plugin: GraderPlugin, exit_code, output: str, day: Day, module: Path) -> None:
+    if plugin.collect_errors:
+        raise EngineError(f"the checks module {module} could not be loaded:\n" + _tail(plugin.collect_errors[0], 12))
+    if plugin.unknown_tests:
+        raise EngineError(f"{module} defines {', '.join(plugin.unknown_tests)}, which course.toml does "
+                          f"not list for {day.id}. Fix: add a [[days.checks]] entry for it, or rename it "
+                          f"test_<check id with - as _>.")
+    if exit_code == pytest.ExitCode.INTERRUPTED:
+        raise KeyboardInterrupt
+    if exit_code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
+        raise EngineError(f"pytest could not run {module} (exit {int(exit_code)}):\n{_tail(output, 12)}")
+
+
+def _result(check, outcome: Outcome | None, level: int, module: Path) -> CheckResult:
+    if outcome is None:
+        outcome = Outcome(Status.ERROR, f"check not implemented: {module.name} has no {test_name_for(check.id)}()")
+    shown = min(max(level, 1), len(check.hints)) if outcome.status is not Status.PASSED else 0
+    return CheckResult(id=check.id, title=check.title, status=outcome.status, message=outcome.message,
+                       expected=outcome.expected, seen=outcome.seen,
+                       hint=check.hints[shown - 1] if shown else None, hint_level=shown,
+                       hint_levels=len(check.hints), duration=outcome.duration, repro=outcome.repro,
+                       bonus=check.bonus, exercises=check.exercises)
+
+
+@contextlib.contextmanager
+def _hermetic(run_root: Path):
+    """No caller's pytest settings, and the grader's cwd in the run root, for the duration."""
+    saved = {key: os.environ.get(key) for key in _PYTEST_ENV}
+    cwd = os.getcwd()
+    try:
+        for key, value in _PYTEST_ENV.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        os.chdir(run_root)
+        yield
+    finally:
+        os.chdir(cwd)
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def _run_pytest(module: Path, run_root: Path, plugin: GraderPlugin) -> tuple[int, str]:
@@ -136,43 +219,22 @@ def _run_pytest(module: Path, run_root: Path, plugin: GraderPlugin) -> tuple[int
             "--import-mode=importlib", "-c", str(ini), "--rootdir", str(run_root),
             "--confcutdir", str(module.parent), "--basetemp", str(run_root / "pytest"),
             "-o", "addopts=", "-o", "python_functions=test_*"]
-    saved = {key: os.environ.get(key) for key in _PYTEST_ENV}
     sink = io.StringIO()
     try:
-        for key, value in _PYTEST_ENV.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        with _hermetic(run_root), contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
             exit_code = pytest.main(args, plugins=[plugin])
     finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        _forget_modules(run_root)
     return exit_code, sink.getvalue()
 
 
-def _day_result(day: Day, lab: Path, graded: Path, plugin: GraderPlugin, selected, duration: float,
-                run_root: str | None) -> DayResult:
-    core, bonus = [], []
-    for check in day.all_checks:
-        if selected is not None and check.id not in selected:
-            continue
-        result = plugin.results.get(check.id) or CheckResult(
-            id=check.id, title=check.title, status="error", bonus=check.bonus, exercises=check.exercises,
-            message=f"check not implemented: {day.checks.name} has no {test_name_for(check.id)}()")
-        if not result.passed:
-            result.hint = check.hints[0]
-        # The children ran the copy; a reproduce line should run the student's own lab,
-        # so that after a fix the same line shows whether it worked.
-        result.repro = tuple(line.replace(f"PYTHONPATH={graded}", f"PYTHONPATH={shlex.quote(str(lab))}")
-                             for line in result.repro or ())
-        (bonus if check.bonus else core).append(result)
-    return DayResult(day_id=day.id, title=day.title, lab=str(lab), checks=core, bonus=bonus,
-                     environment=environment(), duration=round(duration, 3), run_root=run_root)
+def _forget_modules(run_root: Path) -> None:
+    """Drop the checks modules this run imported: every day's module is `checks.py`, and the
+    next run in this process (verify, the kit's tests) must import its own, not this one."""
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and Path(file).resolve().is_relative_to(run_root):
+            del sys.modules[name]
 
 
 def _tail(text: str, n: int) -> str:

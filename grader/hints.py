@@ -32,19 +32,16 @@ def report_level(state: State, day: Day, check: Check) -> int:
     return min(max(state.revealed(day.id, check.id), 1), len(check.hints))
 
 
-def apply_to_result(state: State, day: Day, result: DayResult) -> dict[str, tuple[int, int]]:
-    """Put each failing check's report hint into the result, mark level 1 as seen,
-    and return {check id: (level shown, levels in all)} for the text report."""
-    levels = {}
+def report_levels(state: State, day: Day) -> dict[str, int]:
+    """{check id: the hint level its report shows if it fails}: what the engine needs."""
+    return {check.id: report_level(state, day, check) for check in day.all_checks}
+
+
+def mark_shown(state: State, day: Day, result: DayResult) -> None:
+    """Remember that each failing check's report showed its hint level."""
     for check_result in result.all_results():
-        if check_result.passed:
-            continue
-        check = day.check(check_result.id)
-        level = report_level(state, day, check)
-        check_result.hint = check.hints[level - 1]
-        state.reveal(day.id, check.id, level)
-        levels[check.id] = (level, len(check.hints))
-    return levels
+        if check_result.hint_level:
+            state.reveal(day.id, check_result.id, check_result.hint_level)
 
 
 def reveal_next(state: State, day: Day, check: Check) -> HintShown:

@@ -1,7 +1,8 @@
 """Tamper detection for CI: the grader refuses to grade with checks it did not ship.
 
 A submission graded in CI may carry its own copy of the kit. `grader check --ci`
-compares the manifest, every checks module and fixture, and the grader's own code
+compares the manifest, every checks module and fixture, the grader's own code and the
+sample workspace every check copies
 with the sha256 digests recorded in `grader/shipped.sha256` when the kit was
 released, and stops with exit status 3 naming the first files that differ.
 
@@ -31,20 +32,38 @@ class Tampered:
         return f"{self.path} ({self.reason})"
 
 
+def _workspace(course_root: Path) -> list[Path]:
+    """The sample workspace the checks copy for every child (course.toml `workspace`)."""
+    from grader.course import CourseError, load_course
+    try:
+        workspace = load_course(course_root / "course.toml").workspace
+    except CourseError:
+        return []  # a broken manifest is reported as changed anyway
+    return [workspace] if workspace is not None else []
+
+
 def guarded_files(course_root: Path) -> list[Path]:
-    """course.toml and every file of the grader package, except caches and the record itself."""
+    """course.toml, every file of the grader package and of the sample workspace,
+    except caches and the record itself."""
     files = [course_root / "course.toml"]
-    for path in sorted(PACKAGE.rglob("*")):
-        if path.is_file() and path != RECORD and not SKIP_PARTS & set(path.parts) and path.suffix != ".pyc":
-            files.append(path)
+    for folder in (PACKAGE, *_workspace(course_root)):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and path != RECORD and not SKIP_PARTS & set(path.parts) and path.suffix != ".pyc":
+                files.append(path)
     return files
 
 
 def _relative(path: Path, course_root: Path) -> str:
-    try:
-        return path.resolve().relative_to(course_root.resolve()).as_posix()
-    except ValueError:
-        return "grader/" + path.resolve().relative_to(PACKAGE).as_posix()
+    """The name a file is recorded under: relative to the course root (links kept as they
+    are, then resolved), or inside the grader package wherever it is installed."""
+    for base, target in ((course_root, path), (course_root.resolve(), path.resolve()),
+                         (PACKAGE, path.resolve())):
+        try:
+            relative = target.relative_to(base).as_posix()
+        except ValueError:
+            continue
+        return relative if base != PACKAGE else "grader/" + relative
+    return path.resolve().as_posix()
 
 
 def digest(path: Path) -> str:

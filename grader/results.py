@@ -1,61 +1,101 @@
-"""The one result model every renderer reads: a `DayResult` of `CheckResult`s."""
+"""The one result model every renderer reads: a `DayResult` of frozen `CheckResult`s."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from enum import Enum
 
-STATUSES = ("passed", "failed", "error", "timeout", "skipped")
+
+class Status(str, Enum):
+    """How a check ended. A str, so `status == "passed"` and JSON both just work."""
+
+    PASSED = "passed"
+    FAILED = "failed"      # the lab is wrong
+    ERROR = "error"        # the check itself broke
+    TIMEOUT = "timeout"    # a child outlived its time limit
+    SKIPPED = "skipped"    # could not run: a dependency failed, or the lab could not start
+
+    def __str__(self) -> str:
+        return self.value
 
 
-@dataclass
+STATUSES = tuple(s.value for s in Status)
+
+
+@dataclass(frozen=True)
 class CheckResult:
-    """What one check found.
+    """What one check found, built once (hint included).
 
-    status: passed | failed (the lab is wrong) | error (the check itself broke) |
-    timeout (a child outlived its time limit) | skipped (pytest.skip, e.g. a
-    dependency failed). `expected`/`seen` are short texts for a failure; `repro`
-    holds the shell lines of every child the check ran (printed with --keep).
+    `expected`/`seen` are short texts for a failure; `repro` holds the shell lines of
+    every child the check ran (printed with --keep); `hint` is the level `hint_level`
+    of `hint_levels` the student is shown now.
     """
 
     id: str
     title: str
-    status: str
+    status: Status
     message: str = ""
     expected: str | None = None
     seen: str | None = None
     hint: str | None = None
+    hint_level: int = 0
+    hint_levels: int = 0
     duration: float = 0.0
     repro: tuple[str, ...] = ()
     bonus: bool = False
     exercises: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"unknown status {self.status!r}; expected one of {STATUSES}")
+        object.__setattr__(self, "status", Status(self.status))  # refuses an unknown status
 
     @property
     def passed(self) -> bool:
-        return self.status == "passed"
+        return self.status is Status.PASSED
 
     def to_dict(self) -> dict:
-        data = asdict(self)
-        data["repro"] = list(self.repro)
-        data["exercises"] = list(self.exercises)
-        return data
+        return {"id": self.id, "title": self.title, "status": self.status.value, "message": self.message,
+                "expected": self.expected, "seen": self.seen, "hint": self.hint, "hint_level": self.hint_level,
+                "hint_levels": self.hint_levels, "duration": self.duration, "repro": list(self.repro),
+                "bonus": self.bonus, "exercises": list(self.exercises)}
 
 
-@dataclass
+def failure_lines(check: CheckResult) -> list[tuple[str, str]]:
+    """(label, text) pairs that explain a check that did not pass, for every renderer:
+    the message, then what was expected and seen, then the hint. Empty when it passed."""
+    if check.passed:
+        return []
+    lines = [("message", check.message or check.status.value)]
+    if check.expected is not None:
+        lines.append(("expected", check.expected))
+    if check.seen is not None:
+        lines.append(("seen", check.seen))
+    if check.hint and check.status is not Status.SKIPPED:
+        lines.append(("hint", check.hint))
+    return lines
+
+
+@dataclass(frozen=True)
 class DayResult:
-    """All checks of one day on one lab: core checks in `checks`, bonus in `bonus`."""
+    """All checks of one day on one lab: core checks in `checks`, bonus in `bonus`.
+
+    `seed` reproduces the run's generated inputs (`grader check DAY --seed N`);
+    `blocked` says why no check could run (the lab could not start), if so.
+    """
 
     day_id: str
     title: str
     lab: str
-    checks: list[CheckResult] = field(default_factory=list)
-    bonus: list[CheckResult] = field(default_factory=list)
+    checks: tuple[CheckResult, ...] = ()
+    bonus: tuple[CheckResult, ...] = ()
     environment: dict = field(default_factory=dict)
     duration: float = 0.0
     run_root: str | None = None
+    seed: int | None = None
+    blocked: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "checks", tuple(self.checks))
+        object.__setattr__(self, "bonus", tuple(self.bonus))
 
     @property
     def passed(self) -> int:
@@ -82,16 +122,9 @@ class DayResult:
 
     def to_dict(self) -> dict:
         return {
-            "day_id": self.day_id,
-            "title": self.title,
-            "lab": self.lab,
-            "checks": [c.to_dict() for c in self.checks],
-            "bonus": [c.to_dict() for c in self.bonus],
-            "environment": dict(self.environment),
-            "duration": self.duration,
-            "run_root": self.run_root,
-            "passed": self.passed,
-            "total": self.total,
-            "bonus_passed": self.bonus_passed,
-            "bonus_total": self.bonus_total,
+            "day_id": self.day_id, "title": self.title, "lab": self.lab,
+            "checks": [c.to_dict() for c in self.checks], "bonus": [c.to_dict() for c in self.bonus],
+            "environment": dict(self.environment), "duration": self.duration, "run_root": self.run_root,
+            "seed": self.seed, "blocked": self.blocked, "passed": self.passed, "total": self.total,
+            "bonus_passed": self.bonus_passed, "bonus_total": self.bonus_total,
         }

@@ -1,11 +1,13 @@
 """`grader verify`: the instructor's proof that the kit is gradable.
 
-For each day: the committed lab equals the generated one; every exercise point has
-exactly one region, every TODO stub says TODO(En), every check has a hint and maps to
-known points; the solution passes every check (core and bonus); the lab passes
-exactly `scaffold_passes` core checks; and reverting any single exercise point fails
-exactly the checks course.toml maps to it. Each fact is one row with a detail that
-says what to fix.
+For each day: the committed solution and lab equal the generated ones; every
+generated Python file compiles; nothing in them comes from a later day; every
+exercise point has exactly one region, every TODO stub says TODO(En), every check
+has its three hint levels, a docstring equal to its title, and maps to known points;
+the solution passes every check (core and bonus); the lab passes exactly
+`scaffold_passes` core checks; and reverting any single exercise point fails exactly
+the checks course.toml maps to it. Each fact is one row with a detail that says what
+to fix.
 
 Grading runs are independent (each gets its own temp tree) and run two at a time.
 The real engine runs pytest in process, which is not thread-safe, so with it each
@@ -21,18 +23,12 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
-from grader import scaffold
-from grader.backups import resolve_day, UnknownDay  # noqa: F401  (UnknownDay: for callers)
+from grader import scaffold, trees
+from grader.backups import UnknownDay
+from grader.course import CourseError
+from grader.verify_static import VerifyRow, static_rows
 
 PASSED = "passed"
-
-
-@dataclass(frozen=True)
-class VerifyRow:
-    day: str
-    item: str
-    ok: bool
-    detail: str = ""
 
 
 @dataclass
@@ -67,81 +63,6 @@ def _engine_run(course, day, lab: Path):
     return run_day(course, day, lab)
 
 
-def _root(course) -> Path:
-    return Path(course.root)
-
-
-def _static_rows(day, root: Path) -> tuple[list[VerifyRow], dict | None]:
-    rows = []
-    try:
-        drift = scaffold.diff_lab(day, root)
-        detail = "; ".join(map(str, drift[:5])) + (f"; and {len(drift) - 5} more" if len(drift) > 5 else "")
-        if drift:
-            detail += f" - regenerate with `python -m grader.scaffold {day.id}` (or `grader reset`)"
-        rows.append(VerifyRow(day.id, "lab equals generated lab", not drift, detail or "no drift"))
-    except (scaffold.ScaffoldError, OSError) as exc:
-        rows.append(VerifyRow(day.id, "lab equals generated lab", False, str(exc)))
-    try:
-        found = scaffold.regions(day, root)
-    except (scaffold.ScaffoldError, OSError) as exc:
-        rows.append(VerifyRow(day.id, "one region per exercise point", False, str(exc)))
-        found = None
-    if found is not None:
-        rows += _region_rows(day, found)
-    rows.append(_hint_row(day))
-    rows.append(_mapping_row(day))
-    return rows, found
-
-
-def _region_rows(day, found: dict) -> list[VerifyRow]:
-    placement, todos = [], []
-    declared = {ex.id: ex for ex in day.exercises}
-    for ex_id, ex in declared.items():
-        region = found.get(ex_id)
-        if region is None:
-            placement.append(f"{ex_id} has no region: mark it in {ex.file} with "
-                             f"'# BEGIN SOLUTION {ex_id}' ... '# END SCAFFOLD {ex_id}'")
-            continue
-        where = f"{region.file}:{region.start_line}"
-        if getattr(ex, "file", None) and Path(region.file).as_posix() != Path(ex.file).as_posix():
-            placement.append(f"{ex_id}'s region is in {where} but course.toml says {ex.file}")
-        if region.scaffold_text.strip() == region.solution_text.strip():
-            placement.append(f"{ex_id}'s scaffold ({where}) is the same as its solution")
-        if getattr(ex, "kind", "todo") == "todo" and f"TODO({ex_id})" not in region.scaffold_text:
-            todos.append(f"{ex_id}'s scaffold ({where}) does not say TODO({ex_id}): add it to the stub")
-    for extra in sorted(set(found) - set(declared)):
-        r = found[extra]
-        placement.append(f"region {extra} at {r.file}:{r.start_line} is not an exercise point in "
-                         "course.toml: declare it or remove its markers")
-    n = len(declared)
-    return [VerifyRow(day.id, "one region per exercise point", not placement,
-                      "; ".join(placement) or f"{n} points, {n} regions"),
-            VerifyRow(day.id, "TODO stubs say TODO(En)", not todos, "; ".join(todos))]
-
-
-def _checks(day) -> list:
-    return [*day.checks_core, *day.checks_bonus]
-
-
-def _hint_row(day) -> VerifyRow:
-    bare = [c.id for c in _checks(day) if not getattr(c, "hints", None)]
-    detail = f"no hint for {', '.join(bare)}: add `hints = [...]` in course.toml" if bare else ""
-    return VerifyRow(day.id, "every check has a hint", not bare, detail)
-
-
-def _mapping_row(day) -> VerifyRow:
-    declared = {ex.id for ex in day.exercises}
-    problems = []
-    for c in _checks(day):
-        unknown = [e for e in c.exercises if e not in declared]
-        if unknown:
-            problems.append(f"{c.id} maps to unknown point(s) {', '.join(unknown)}")
-    used = {e for c in _checks(day) for e in c.exercises}
-    for ex_id in sorted(declared - used):
-        problems.append(f"no check maps to {ex_id}: a student's work on it would go ungraded")
-    return VerifyRow(day.id, "checks map to exercise points", not problems, "; ".join(problems))
-
-
 def _statuses(result) -> dict[str, tuple[str, str]]:
     return {c.id: (c.status, getattr(c, "message", "") or "")
             for c in [*result.checks, *result.bonus]}
@@ -149,7 +70,7 @@ def _statuses(result) -> dict[str, tuple[str, str]]:
 
 def _solution_row(day, result) -> VerifyRow:
     got = _statuses(result)
-    bad = [f"{c.id} ({got.get(c.id, ('not reported', ''))[0]})" for c in _checks(day)
+    bad = [f"{c.id} ({got.get(c.id, ('not reported', ''))[0]})" for c in list(day.all_checks)
            if got.get(c.id, ("",))[0] != PASSED]
     core = len(day.checks_core)
     detail = (f"not passed: {', '.join(bad)} - fix the solution or the check" if bad
@@ -161,7 +82,7 @@ def _lab_row(day, result) -> VerifyRow:
     got = _statuses(result)
     core = day.checks_core
     passed = {c.id for c in core if got.get(c.id, ("",))[0] == PASSED}
-    errored = [c.id for c in _checks(day) if got.get(c.id, ("",))[0] == "error"]
+    errored = [c.id for c in list(day.all_checks) if got.get(c.id, ("",))[0] == "error"]
     expected = {c.id for c in core if not c.exercises}
     item = f"lab scores {day.scaffold_passes}/{len(core)}"
     notes = []
@@ -180,7 +101,7 @@ def _lab_row(day, result) -> VerifyRow:
 
 def _revert_row(day, ex_id: str, result) -> VerifyRow:
     got = _statuses(result)
-    checks = _checks(day)
+    checks = list(day.all_checks)
     expected = [c.id for c in checks if ex_id in c.exercises]
     failed = [c.id for c in checks if got.get(c.id, ("",))[0] != PASSED]
     also = [cid for cid in failed if cid not in expected]
@@ -229,14 +150,16 @@ def verify(course, day_ids=None, *, run_day=None, workers: int = 2) -> VerifyRep
     """Verify the given days (ids, slugs, numbers or Day objects; default: all).
     run_day(course, day, lab) -> DayResult; default: grader.engine.run_day.
     Raises backups.UnknownDay for a day not in the course."""
-    root = _root(course)
-    days = [resolve_day(course, d) for d in day_ids] if day_ids else list(course.days)
+    try:
+        days = [course.find_day(d) for d in day_ids] if day_ids else list(course.days)
+    except CourseError as exc:
+        raise UnknownDay(str(exc)) from exc
     pool, run = _make_pool(run_day, course, days, workers)
     plan: list[tuple] = []     # (day, rows-or-None, label, future, tempdir)
     try:
         with pool:
             for day in days:
-                plan += _submit_day(day, root, course, pool, run)
+                plan += _submit_day(day, course, pool, run)
             report = VerifyReport()
             for day, rows, label, future, _ in plan:
                 if rows is not None:
@@ -254,16 +177,17 @@ def verify(course, day_ids=None, *, run_day=None, workers: int = 2) -> VerifyRep
     return report
 
 
-def _submit_day(day, root: Path, course, pool: Executor, run) -> list[tuple]:
+def _submit_day(day, course, pool: Executor, run) -> list[tuple]:
     """The static rows of a day, then one submitted grading run per tree."""
-    rows, found = _static_rows(day, root)
+    rows, found = static_rows(course, day)
     plan = [(day, rows, None, None, None)]
-    for label, build in _runs(day, root, found):
+    for label, build in _runs(course, day, found):
         tmp = Path(tempfile.mkdtemp(prefix=f"grader-verify-{day.id}-"))
         lab = tmp / Path(day.lab).name
         try:
-            scaffold.write_tree(build(), lab)
-        except (scaffold.ScaffoldError, OSError) as exc:
+            tree, modes = build()
+            trees.write_tree(tree, lab, modes)
+        except (*scaffold.ERRORS, OSError) as exc:
             shutil.rmtree(tmp, ignore_errors=True)
             plan.append((day, [_run_failed_row(day, label, f"cannot build the tree: {exc}")], None, None, None))
             continue
@@ -271,29 +195,27 @@ def _submit_day(day, root: Path, course, pool: Executor, run) -> list[tuple]:
     return plan
 
 
-def _runs(day, root: Path, found: dict | None):
+def _runs(course, day, found: dict | None):
     """(label, tree builder) for every grading run of a day."""
-    solution = Path(day.solution) if Path(day.solution).is_absolute() else root / day.solution
-    lab = Path(day.lab) if Path(day.lab).is_absolute() else root / day.lab
-    yield "solution", lambda: scaffold.build(solution, set())
+    yield "solution", lambda: scaffold.build(course, day, lab=False)
 
     def committed_lab():
+        lab = Path(day.lab)
         if not lab.is_dir():
-            raise scaffold.ScaffoldError(lab, None, "lab directory missing",
-                                         f"generate it: python -m grader.scaffold {day.id}")
-        return scaffold.read_tree(lab)
+            raise scaffold.ScaffoldError(f"{lab}: lab directory missing. Fix: generate it with "
+                                         f"`python -m grader.scaffold {day.id}`")
+        return trees.read_tree(lab, course.runtime_dirs), {}
     yield "lab", committed_lab
     for ex in day.exercises:
         if found is not None and ex.id in found:
-            yield f"revert {ex.id}", (lambda e=ex.id: scaffold.build(solution, {e}))
+            yield f"revert {ex.id}", (lambda e=ex.id: scaffold.build(course, day, lab=False, revert={e}))
         else:
             yield f"revert {ex.id}", _cannot(ex.id)
 
 
 def _cannot(ex_id: str):
     def build():
-        raise scaffold.ScaffoldError("solution", None, f"no usable region for {ex_id}",
-                                     "fix the region rows above first")
+        raise scaffold.ScaffoldError(f"no usable region for {ex_id}. Fix: fix the region rows above first")
     return build
 
 

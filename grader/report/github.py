@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from grader.results import DayResult
+from grader.results import DayResult, failure_lines
 
 
 def _escape_data(text: str) -> str:
@@ -29,11 +29,8 @@ def annotations(result: DayResult, files: dict[str, str] | None = None) -> list[
             continue
         kind = "warning" if check.bonus else "error"
         title = _escape_property(f"{result.day_id} {check.id} ({check.status})")
-        message = check.message or check.status
-        if check.expected is not None or check.seen is not None:
-            message += f"\nexpected: {check.expected}\nseen: {check.seen}"
-        if check.hint:
-            message += f"\nhint: {check.hint}"
+        message = "\n".join(text if label == "message" else f"{label}: {text}"
+                            for label, text in failure_lines(check))
         where = f"file={_escape_property(files[check.id])}," if files and check.id in files else ""
         lines.append(f"::{kind} {where}title={title}::{_escape_data(message)}")
     return lines
@@ -48,7 +45,7 @@ def summary_markdown(result: DayResult) -> str:
             "| check | status | message |", "| --- | --- | --- |"]
     for check in result.all_results():
         name = f"{check.id} (bonus)" if check.bonus else check.id
-        rows.append(f"| {cell(name)} | {check.status} | {cell(check.message)} |")
+        rows.append(f"| {cell(name)} | {check.status.value} | {cell(check.message)} |")
     return "\n".join(rows) + "\n\n"
 
 

@@ -10,20 +10,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grader.results import CheckResult, DayResult
+from grader.results import CheckResult, DayResult, failure_lines
 
 
 def _output(check: CheckResult) -> str:
     if check.passed:
         return "passed"
-    parts = [f"{check.status}: {check.message}" if check.message else check.status]
-    if check.expected is not None:
-        parts.append(f"expected: {check.expected}")
-    if check.seen is not None:
-        parts.append(f"seen: {check.seen}")
-    if check.hint:
-        parts.append(f"hint: {check.hint}")
-    return "\n".join(parts)
+    lines = failure_lines(check)
+    head = f"{check.status.value}: {lines[0][1]}"
+    return "\n".join([head] + [f"{label}: {text}" for label, text in lines[1:]])
 
 
 def to_gradescope(result: DayResult) -> dict:

@@ -13,7 +13,7 @@ from grader.results import DayResult
 SCHEMA = "agent-lab/check-result"
 VERSION = 1
 CHECK_KEYS = ("id", "title", "status", "message", "expected", "seen", "duration", "bonus", "exercises",
-              "hint", "repro")
+              "hint", "hint_level", "hint_levels", "repro")
 
 
 def to_json_data(result: DayResult) -> dict:
@@ -27,6 +27,8 @@ def to_json_data(result: DayResult) -> dict:
         "day": result.day_id,
         "lab": result.lab,
         "python": result.environment.get("python"),
+        "seed": result.seed,
+        "blocked": result.blocked,
         "passed": result.passed,
         "total": result.total,
         "bonus_passed": result.bonus_passed,

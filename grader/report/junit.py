@@ -8,17 +8,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from grader.results import CheckResult, DayResult
+from grader.results import CheckResult, DayResult, failure_lines
 
 
 def _details(check: CheckResult) -> str:
-    parts = [check.message]
-    if check.expected is not None:
-        parts.append(f"expected: {check.expected}")
-    if check.seen is not None:
-        parts.append(f"seen: {check.seen}")
-    if check.hint:
-        parts.append(f"hint: {check.hint}")
+    parts = [text if label == "message" else f"{label}: {text}" for label, text in failure_lines(check)]
     parts += [f"reproduce: {line}" for line in check.repro]
     return "\n".join(p for p in parts if p)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 
 from grader.course import Day
-from grader.results import CheckResult, DayResult
+from grader.results import CheckResult, DayResult, failure_lines
 
 UNICODE_MARKS = {"passed": "✓", "failed": "✗", "error": "✗", "timeout": "✗", "skipped": "-"}
 ASCII_MARKS = {"passed": "+", "failed": "x", "error": "!", "timeout": "x", "skipped": "-"}
@@ -55,27 +55,32 @@ class _Painter:
 
 
 def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool = False,
-                unicode: bool = True, hint_levels: dict[str, tuple[int, int]] | None = None) -> str:
-    """The report as one string. `hint_levels` maps check id -> (level shown, levels in all)."""
+                unicode: bool = True) -> str:
+    """The report as one string."""
     marks = UNICODE_MARKS if unicode else ASCII_MARKS
     paint = _Painter(colour)
     width = max((len(c.id) for c in result.all_results()), default=0)
-    lines = [paint(f"{result.day_id}: {result.title}", "1"), f"lab: {result.lab}", ""]
+    lines = [paint(f"{result.day_id}: {result.title}", "1"), f"lab: {result.lab}"]
+    if result.seed is not None:
+        lines.append(f"inputs: seed {result.seed} (grader check {result.day_id} --seed {result.seed} repeats them)")
+    if result.blocked:
+        lines.append(paint(result.blocked, COLOURS["failed"]))
+    lines.append("")
     numbers = {c.id: n for n, c in enumerate(day.checks_core, 1)}  # the contract's numbers, even with --only
     for position, check in enumerate(result.checks, 1):
         number = numbers.get(check.id, position)
-        lines += _check_lines(check, f"{number:>2}", width, marks, paint, result.day_id, keep, hint_levels)
+        lines += _check_lines(check, f"{number:>2}", width, marks, paint, result.day_id, keep)
     if result.bonus:
         lines += ["", "bonus:"]
         for check in result.bonus:
-            lines += _check_lines(check, " *", width, marks, paint, result.day_id, keep, hint_levels)
+            lines += _check_lines(check, " *", width, marks, paint, result.day_id, keep)
     summary = f"{result.passed}/{result.total} passed"
     summary = paint(summary, COLOURS["passed" if result.all_core_passed else "failed"])
     if result.bonus_total:
         summary += f"   bonus {result.bonus_passed}/{result.bonus_total}"
     lines += ["", summary]
     nxt = next_exercise(result, day)
-    if nxt:
+    if nxt and not result.blocked:
         ex_id, file, count = nxt
         lines.append(f"next: {ex_id} in {file} (fixes {count} check{'s' if count != 1 else ''})")
     if keep and result.run_root:
@@ -83,29 +88,24 @@ def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool
     return "\n".join(lines) + "\n"
 
 
-def _check_lines(check: CheckResult, number: str, width: int, marks, paint, day_id: str, keep: bool,
-                 hint_levels) -> list[str]:
-    mark = paint(marks[check.status], COLOURS[check.status])
+def _check_lines(check: CheckResult, number: str, width: int, marks, paint, day_id: str, keep: bool) -> list[str]:
+    status = check.status.value
+    mark = paint(marks[status], COLOURS[status])
     lines = [f" {mark} {number} {check.id:<{width}}  {check.title}"]
-    if check.passed:
-        return lines
     pad = " " * 7
-    if check.status != "failed" or not (check.expected or check.seen):
-        label = "" if check.status == "failed" else f"{check.status}: "
-        for i, text in enumerate((check.message or check.status).splitlines()):
-            lines.append(pad + (label if i == 0 else " " * len(label)) + text)
-    elif check.message:
-        lines.append(pad + check.message.splitlines()[0])
-    if check.expected is not None:
-        lines.append(f"{pad}expected: {check.expected}")
-    if check.seen is not None:
-        lines.append(f"{pad}seen:     {check.seen}")
-    if check.hint and check.status != "skipped":
-        lines.append(f"{pad}hint: {check.hint}")
-        level, total = (hint_levels or {}).get(check.id, (1, 2))
-        if level < total:
-            lines.append(f"{pad}more: grader hint {day_id} {check.id}")
-    if keep:
+    for label, text in failure_lines(check):
+        if label == "message":
+            prefix = "" if status == "failed" else f"{status}: "
+            shown = text.splitlines() if not (check.expected or check.seen) or status != "failed" else text.splitlines()[:1]
+            for i, part in enumerate(shown):
+                lines.append(pad + (prefix if i == 0 else " " * len(prefix)) + part)
+        elif label == "seen":
+            lines.append(f"{pad}seen:     {text}")
+        else:
+            lines.append(f"{pad}{label}: {text}")
+            if label == "hint" and check.hint_level < check.hint_levels:
+                lines.append(f"{pad}more: grader hint {day_id} {check.id}")
+    if keep and not check.passed:
         for command in check.repro:
             lines.append(f"{pad}reproduce: {command}")
     return lines

@@ -1,10 +1,14 @@
-"""Grading runs shared by the tests of the day-07 checks.
+"""Grading runs shared by the tests of every day's checks.
 
-Every lab the tests need (the solution, each mutant, each alternate, the scaffold
-lab and the one-region reverts) is built in a temp dir and graded once, by the
-real engine (`grader.engine.run_day`) in a child process, several at a time: a
-grading run spends most of its time waiting for its own children. Only the labs
-that the selected tests use are graded, so `pytest -k fork_renumbers` stays quick.
+Every lab the tests need (a day's solution, each mutant, each alternate, the scaffold
+lab and the one-region reverts) is built in a temp dir and graded once, by the real
+engine (`grader.engine.run_day`) in a child process, several at a time: a grading run
+spends most of its time waiting for its own children. Only the labs that the selected
+tests use are graded, so `pytest -k fork_renumbers` stays quick.
+
+The checks generate their inputs from a seed. Each session draws one (or takes
+$CORPUS_SEED), and every failure message names it: `CORPUS_SEED=N pytest ...`
+grades the same inputs again.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import subprocess
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -20,10 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.checks import mutation
+from tests.checks import corpus
 
-COURSE = mutation.KIT / "course.toml"
-EXERCISES = ("E1", "E2", "E3", "E4", "E5")
+SEED = int(os.environ.get("CORPUS_SEED") or secrets.randbelow(2**32))
 
 GRADE = """
 import json, sys
@@ -31,10 +35,8 @@ from pathlib import Path
 from grader.course import load_course
 from grader.engine import run_day
 course = load_course(sys.argv[1])
-result = run_day(course, course.find_day("day-07"), Path(sys.argv[2]))
-print(json.dumps({"duration": result.duration, "passed": result.passed, "total": result.total,
-                  "bonus_passed": result.bonus_passed, "bonus_total": result.bonus_total,
-                  "checks": [c.to_dict() for c in result.all_results()]}))
+result = run_day(course, course.find_day(sys.argv[2]), Path(sys.argv[3]), seed=int(sys.argv[4]))
+print(json.dumps(result.to_dict()))
 """
 
 
@@ -49,18 +51,19 @@ class Graded:
 
     @property
     def statuses(self) -> dict[str, str]:
-        return {c["id"]: c["status"] for c in self.report["checks"]}
+        return {c["id"]: c["status"] for c in [*self.report["checks"], *self.report["bonus"]]}
 
     @property
     def failing(self) -> set[str]:
         return {check_id for check_id, status in self.statuses.items() if status != "passed"}
 
     def check(self, check_id: str) -> dict:
-        return next(c for c in self.report["checks"] if c["id"] == check_id)
+        return next(c for c in [*self.report["checks"], *self.report["bonus"]] if c["id"] == check_id)
 
     def explain(self) -> str:
-        return "\n".join(f"  {c['id']}: {c['status']}: {c['message']} | seen: {c['seen']}"
-                         for c in self.report["checks"] if c["status"] != "passed") or "  (all passed)"
+        lines = [f"  {c['id']}: {c['status']}: {c['message']} | seen: {c['seen']}"
+                 for c in [*self.report["checks"], *self.report["bonus"]] if c["status"] != "passed"]
+        return "\n".join(lines or ["  (all passed)"]) + f"\n  (inputs: CORPUS_SEED={SEED})"
 
 
 def tree_hash(root: Path) -> str:
@@ -73,23 +76,27 @@ def tree_hash(root: Path) -> str:
     return digest.hexdigest()
 
 
-def lab_specs() -> dict[str, dict]:
-    """name -> how to build it (the keyword arguments of mutation.build_lab)."""
-    specs: dict[str, dict] = {"solution": {}, "scaffold-lab": {"revert": None}}
-    specs.update({f"revert-{e}": {"revert": {e}} for e in EXERCISES})
-    for kind in ("mutants", "alternates"):
-        specs.update({f"{kind}/{p.name}": {"patch": p} for p in mutation.patches(kind)})
+def lab_specs() -> dict[str, tuple]:
+    """name -> (day, keyword arguments of corpus.build_lab)."""
+    specs: dict[str, tuple] = {}
+    for day in corpus.COURSE.days:
+        specs[f"{day.id}/solution"] = (day, {})
+        specs[f"{day.id}/scaffold-lab"] = (day, {"revert": None})
+        specs.update({f"{day.id}/revert-{e.id}": (day, {"revert": {e.id}}) for e in day.exercises})
+        for kind in ("mutants", "alternates"):
+            specs.update({f"{day.id}/{kind}/{p.name}": (day, {"patch": p}) for p in corpus.patches(day, kind)})
     return specs
 
 
-def grade(name: str, spec: dict, base: Path) -> Graded:
-    lab = mutation.build_lab(base / name.replace("/", "-") / "day-07-session-resume", **spec)
+def grade(name: str, spec: tuple, base: Path) -> Graded:
+    day, options = spec
+    lab = corpus.build_lab(day, base / name.replace("/", "-") / Path(day.lab).name, **options)
     cwd = lab.parent / "cwd"
     cwd.mkdir()
     before = tree_hash(lab)
-    env = dict(os.environ, PYTHONPATH=str(mutation.KIT), PYTHONDONTWRITEBYTECODE="1")
-    done = subprocess.run([sys.executable, "-c", GRADE, str(COURSE), str(lab)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    env = dict(os.environ, PYTHONPATH=str(corpus.KIT), PYTHONDONTWRITEBYTECODE="1")
+    done = subprocess.run([sys.executable, "-c", GRADE, str(corpus.KIT / "course.toml"), day.id, str(lab), str(SEED)],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         raise RuntimeError(f"grading {name} crashed:\n{done.stderr[-3000:]}")
     return Graded(name, lab, json.loads(done.stdout.strip().splitlines()[-1]), before, tree_hash(lab),
@@ -102,7 +109,7 @@ class Gradings:
     def __init__(self, names: list[str], base: Path):
         self.specs = lab_specs()
         self.base = base
-        self.pool = ThreadPoolExecutor(max_workers=min(4, (os.cpu_count() or 1) + 1))
+        self.pool = ThreadPoolExecutor(max_workers=min(4, (os.cpu_count() or 1) + 2))
         self.futures: dict[str, Future] = {}
         for name in names:
             self._submit(name)
@@ -117,6 +124,14 @@ class Gradings:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def uses(*names):
+    """Tell the `gradings` fixture which labs a non-parametrized test needs."""
+    def mark(function):
+        function.labs_used = list(names)
+        return function
+    return mark
 
 
 @pytest.fixture(scope="session")

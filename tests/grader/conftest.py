@@ -1,7 +1,8 @@
 """A tiny synthetic course, built fresh for each test.
 
 It proves the grader holds nothing day-specific: its own course.toml, its own
-checks modules, and a fake lab with a three-function `mca` package.
+checks folders, its own agent (`toy`, with its own mock switch and variables),
+and a one-source tree from which its labs and solutions are generated.
 
 day-01 ("hello"): checks runs, greets (E1), counts (E2) and a bonus polite (E1).
 The lab passes only `runs` (greet is a stub, count is a trap); the solution
@@ -19,13 +20,13 @@ import pytest
 
 MAIN = '''\
 import sys
-from mca.greet import greet
-from mca.count import count
+from toy.greet import greet
+from toy.count import count
 
 
 def main(argv):
     if not argv:
-        print("mca ok")
+        print("toy ok")
         return 0
     if argv[0] == "greet":
         print(greet(argv[1]))
@@ -39,45 +40,45 @@ def main(argv):
 sys.exit(main(sys.argv[1:]))
 '''
 
-SOLUTION = {
-    "mca/__init__.py": "",
-    "mca/__main__.py": MAIN,
-    "mca/greet.py": 'def greet(name):\n    return f"hello {name}"\n',
-    "mca/count.py": "def count(items):\n    return len(items)\n",
+SOURCE = {
+    "toy/__init__.py": "",
+    "toy/__main__.py": MAIN,
+    "toy/greet.py": ("def greet(name):\n    # BEGIN SOLUTION day-01 E1\n    return f\"hello {name}\"\n"
+                     "    # END SOLUTION day-01 E1\n    # BEGIN SCAFFOLD day-01 E1\n"
+                     "    # raise NotImplementedError(\"TODO(E1): greet\")\n    # END SCAFFOLD day-01 E1\n"),
+    "toy/count.py": ("def count(items):\n    # BEGIN SOLUTION day-01 E2\n    return len(items)\n"
+                     "    # END SOLUTION day-01 E2\n    # BEGIN SCAFFOLD day-01 E2\n"
+                     "    # return len(items) - 1\n    # END SCAFFOLD day-01 E2\n"),
 }
-LAB = dict(SOLUTION)
-LAB["mca/greet.py"] = 'def greet(name):\n    raise NotImplementedError("TODO(E1): greet")\n'
-LAB["mca/count.py"] = "def count(items):\n    return len(items) - 1\n"
 
 DAY01_CHECKS = '''\
 from grader.checkkit import CheckFailed
-from grader.spawn import run_mca
 
 
 def test_runs(ctx):
-    """mca starts."""
-    result = run_mca(ctx.lab, cwd=ctx.tmp("runs"))
+    """The runs check."""
+    result = ctx.run_agent(cwd=ctx.tmp("runs"))
     if result.returncode != 0:
-        raise CheckFailed("mca did not start", expected="exit status 0", seen=f"exit status {result.returncode}")
+        raise CheckFailed("toy did not start", expected="exit status 0", seen=f"exit status {result.returncode}")
 
 
 def test_greets(ctx):
-    """greet says hello."""
-    result = run_mca(ctx.lab, "greet", "Ann", cwd=ctx.tmp("greets"))
+    """The greets check."""
+    result = ctx.run_agent("greet", "Ann", cwd=ctx.tmp("greets"))
     seen = result.stdout.strip() or result.stderr_tail(1)
     if seen != "hello Ann":
         raise CheckFailed("`greet Ann` did not greet Ann", expected="hello Ann", seen=seen)
 
 
 def test_counts(ctx):
-    """count counts."""
-    result = run_mca(ctx.lab, "count", "a", "b", "c", cwd=ctx.tmp("counts"))
+    """The counts check."""
+    result = ctx.run_agent("count", "a", "b", "c", cwd=ctx.tmp("counts"))
     assert result.stdout.strip() == "3", f"`count a b c` printed {result.stdout.strip()!r}, not 3"
 
 
 def test_polite(ctx):
-    """bonus: greet names the person."""
-    result = run_mca(ctx.lab, "greet", "Bo", cwd=ctx.tmp("polite"))
+    """The polite check."""
+    result = ctx.run_agent("greet", "Bo", cwd=ctx.tmp("polite"))
     assert "Bo" in result.stdout, "greet Bo does not name Bo"
 '''
 
@@ -86,7 +87,6 @@ import sys
 
 import pytest
 
-from grader import spawn
 from grader.checkkit import CheckFailed
 
 
@@ -108,7 +108,7 @@ def test_broken(ctx):
 
 
 def test_slow(ctx):
-    spawn.run([sys.executable, "-c", "import time; time.sleep(30)"], cwd=ctx.tmp("slow"), timeout=0.5)
+    ctx.run_process([sys.executable, "-c", "import time; time.sleep(30)"], cwd=ctx.tmp("slow"), timeout=0.5)
 
 
 def test_skipped(ctx):
@@ -140,11 +140,18 @@ hints = {_toml_list(hints)}
 
 
 def manifest(day01_extra="", day02=True):
-    text = '''format_version = 1
+    text = '''format_version = 2
 
 [course]
 name = "mini"
 title = "A tiny course for testing the grader"
+source = "source"
+
+[course.agent]
+package = "toy"
+mock_env = { TOY_MOCK = "1" }
+env_prefix = "TOY_"
+runtime_dirs = [".toystate"]
 
 [[days]]
 id = "day-01"
@@ -152,19 +159,19 @@ slug = "day-01-hello"
 title = "Hello"
 lab = "labs/day-01-hello"
 solution = "solutions/day-01-hello"
-checks_module = "checks/day01.py"
+checks_dir = "checks/day01"
 scaffold_passes = 1
 
 [[days.exercises]]
 id = "E1"
-file = "mca/greet.py"
+file = "toy/greet.py"
 symbol = "greet"
 kind = "todo"
 summary = "Greet by name."
 
 [[days.exercises]]
 id = "E2"
-file = "mca/count.py"
+file = "toy/count.py"
 symbol = "count"
 kind = "trap"
 summary = "Count the items."
@@ -177,9 +184,9 @@ summary = "Count the items."
 id = "day-02"
 slug = "day-02-statuses"
 title = "Every status"
-lab = "solutions/day-01-hello"
-solution = "solutions/day-01-hello"
-checks_module = "checks/day02.py"
+lab = "labs/day-02-statuses"
+solution = "solutions/day-02-statuses"
+checks_dir = "checks/day02"
 scaffold_passes = 0
 exercises = []
 '''
@@ -195,14 +202,24 @@ def write_tree(root: Path, files: dict[str, str]) -> None:
         path.write_text(text, encoding="utf-8")
 
 
+def generate_all(root: Path) -> None:
+    """Render every day's solution and lab from the source, as an instructor would."""
+    from grader import scaffold
+    from grader.course import load_course
+
+    course = load_course(root / "course.toml")
+    for day in course.days:
+        scaffold.generate(course, day)
+
+
 @pytest.fixture
 def course_dir(tmp_path, monkeypatch) -> Path:
     """A fresh synthetic course; GRADER_COURSE points at it and the cwd is neutral."""
     root = tmp_path / "kit"
-    write_tree(root / "solutions/day-01-hello", SOLUTION)
-    write_tree(root / "labs/day-01-hello", LAB)
-    write_tree(root, {"checks/day01.py": DAY01_CHECKS, "checks/day02.py": DAY02_CHECKS,
+    write_tree(root / "source", SOURCE)
+    write_tree(root, {"checks/day01/checks.py": DAY01_CHECKS, "checks/day02/checks.py": DAY02_CHECKS,
                       "checks/day02/data.txt": "fixture data\n", "course.toml": manifest()})
+    generate_all(root)
     monkeypatch.setenv("GRADER_COURSE", str(root / "course.toml"))
     for name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)

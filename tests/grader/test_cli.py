@@ -26,7 +26,7 @@ def test_check_on_the_lab_exits_1_with_a_report(cli, course_dir):
     assert "1/3 passed" in out and "bonus 0/1" in out
     assert "expected: hello Ann" in out and "hint: look closer" in out
     assert "more: grader hint day-01 greets" in out
-    assert "next: E1 in mca/greet.py (fixes 1 check)" in out
+    assert "next: E1 in toy/greet.py (fixes 1 check)" in out
     assert "\033[" not in out  # not a TTY: no colour
     assert result.stderr == ""
 
@@ -57,7 +57,7 @@ def test_check_only_and_keep_print_reproduce_lines(cli, course_dir):
     assert result.exit_code == 1
     assert "0/1 passed" in result.stdout
     repro = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("reproduce:")]
-    assert len(repro) == 1 and repro[0].endswith("python -m mca greet Ann")
+    assert len(repro) == 1 and repro[0].endswith("python -m toy greet Ann")
     lab = course_dir / "labs" / "day-01-hello"
     assert f"PYTHONPATH={lab}" in repro[0]  # the student's own lab, not the graded copy
     kept = [line for line in result.stdout.splitlines() if line.startswith("scratch directories kept in ")]
@@ -98,7 +98,7 @@ def test_missing_lab_names_the_path_and_reset(cli, course_dir):
 
 
 def test_missing_checks_module_is_not_available_yet(cli, course_dir):
-    (course_dir / "checks/day01.py").unlink()
+    (course_dir / "checks/day01/checks.py").unlink()
     result = cli("check", "1")
     assert result.exit_code == 2
     assert "checks for day-01 are not available yet" in result.stderr
@@ -143,9 +143,23 @@ def test_hint_without_a_run_covers_every_check(cli, course_dir):
 
 
 def test_hint_when_everything_passed(cli, course_dir):
-    cli("check", "1", "--lab", course_dir / "solutions/day-01-hello")
+    import shutil
+    lab = course_dir / "labs/day-01-hello"
+    shutil.rmtree(lab)
+    shutil.copytree(course_dir / "solutions/day-01-hello", lab)  # the student finished the day
+    cli("check", "1")
     result = cli("hint", "1")
     assert result.exit_code == 0 and "no hint needed" in result.stdout
+
+
+def test_grading_another_directory_leaves_progress_and_hints_alone(cli, course_dir):
+    cli("check", "1")                       # the student's own lab: recorded, hint 1 shown
+    cli("hint", "1", "greets")              # ... and hint 2 asked for
+    state = (course_dir / ".grader/state.json").read_text()
+    result = cli("check", "1", "--lab", course_dir / "solutions/day-01-hello")
+    assert result.exit_code == 0
+    assert (course_dir / ".grader/state.json").read_text() == state
+    assert "1/3 passed" in cli("list").stdout
 
 
 def test_python_dash_m_grader_runs_the_cli(course_dir):

@@ -17,7 +17,7 @@ def cli():
 
 
 def student_edit(course_dir):
-    greet = course_dir / "labs/day-01-hello/mca/greet.py"
+    greet = course_dir / "labs/day-01-hello/toy/greet.py"
     greet.write_text('def greet(name):\n    return f"hello {name}"  # my fix\n')
     return greet
 
@@ -43,7 +43,7 @@ def test_reset_backs_up_then_regenerates_and_restore_brings_the_work_back(cli, c
     assert backups(course_dir) == ["20261129T102233Z"]
     assert "20261129T102233Z" in result.stdout and "grader restore" in result.stdout
     assert "my fix" not in greet.read_text()  # the lab is the generated one again
-    assert "my fix" in (course_dir / ".grader/backups/day-01/20261129T102233Z/mca/greet.py").read_text()
+    assert "my fix" in (course_dir / ".grader/backups/day-01/20261129T102233Z/toy/greet.py").read_text()
 
     listing = cli("restore", "day-01")
     assert listing.exit_code == 0 and "20261129T102233Z" in listing.stdout
@@ -90,4 +90,4 @@ def test_verify_fails_with_a_table_when_a_lab_drifted(cli, course_dir):
     student_edit(course_dir)  # the committed lab no longer equals the generated one
     result = cli("verify", "day-01")
     assert result.exit_code == 1
-    assert "lab equals generated lab" in result.stdout and "greet.py" in result.stdout
+    assert "solution and lab equal the generated ones" in result.stdout and "greet.py" in result.stdout

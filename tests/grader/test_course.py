@@ -15,7 +15,9 @@ def test_loads_days_exercises_and_checks_in_order(course, course_dir):
     day = course.days[0]
     assert (day.id, day.slug, day.scaffold_passes) == ("day-01", "day-01-hello", 1)
     assert day.lab == course_dir / "labs/day-01-hello"
-    assert day.checks == course_dir / "checks/day01.py"
+    assert day.checks_dir == course_dir / "checks/day01" and day.checks_module.name == "checks.py"
+    assert (day.number, course.source, course.agent.package) == (1, course_dir / "source", "toy")
+    assert dict(course.agent.mock_env) == {"TOY_MOCK": "1"} and course.runtime_dirs == {".toystate"}
     assert [c.id for c in day.checks_core] == ["runs", "greets", "counts"]
     assert [c.id for c in day.checks_bonus] == ["polite"]
     assert day.check("greets").exercises == ("E1",)
@@ -41,8 +43,8 @@ def _replace(old: str, new: str, count: int = 1) -> str:
 
 BROKEN = {
     "toml syntax": ("title = \"Hello\"", "title = \"Hello", ["not valid TOML", "(at line "]),
-    "format missing": ("format_version = 1\n", "", ["missing `format_version`", "format_version = 1"]),
-    "format wrong": ("format_version = 1", "format_version = 2", ["format_version is 2", "reads 1"]),
+    "format missing": ("format_version = 2\n", "", ["missing `format_version`", "format_version = 2"]),
+    "format wrong": ("format_version = 2", "format_version = 1", ["format_version is 1", "reads 2"]),
     "missing key": ('slug = "day-01-hello"\n', "", ["day 'day-01'", "missing key `slug`", "add `slug"]),
     "wrong type": ("scaffold_passes = 1", 'scaffold_passes = "one"', ["`scaffold_passes` must be an integer"]),
     "duplicate day": ('id = "day-02"', 'id = "day-01"', ["duplicate day id 'day-01'", "unique"]),
@@ -50,17 +52,19 @@ BROKEN = {
     "duplicate check": ('id = "counts"', 'id = "greets"', ["duplicate check id 'greets'"]),
     "unknown exercise": ('exercises = ["E2"]', 'exercises = ["E9"]',
                          ["check 'counts'", "exercise point 'E9'", "use one of: E1, E2"]),
-    "missing path": ('solution = "solutions/day-01-hello"', 'solution = "solutions/nope"',
-                     ["`solution` names", "solutions/nope", "not an existing directory"]),
-    "missing exercise file": ('file = "mca/count.py"', 'file = "mca/counter.py"',
-                              ["exercise 'E2'", "mca/counter.py", "does not exist"]),
+    "missing source": ('source = "source"', 'source = "nope"',
+                       ["`source` names", "nope", "not an existing directory"]),
+    "day id without a number": ('id = "day-02"', 'id = "day-two"', ["does not end in the day's number"]),
+    "agent package": ('package = "toy"', 'package = "to-y"', ["is not a Python package name"]),
+    "missing exercise file": ('file = "toy/count.py"', 'file = "toy/counter.py"',
+                              ["exercise 'E2'", "toy/counter.py", "does not exist"]),
     "bad kind": ('kind = "trap"', 'kind = "puzzle"', ["kind 'puzzle'", 'kind = "todo"']),
     "empty hints": ('hints = ["look closer", "the concept", "almost the answer"]', "hints = []",
                     ["check 'runs'", "has no hints"]),
     "unknown key": ('scaffold_passes = 1', 'scaffold_passes = 1\nscafold = 2', ["unknown key `scafold`"]),
-    # TOML cannot hold `checks = "..."` next to [[days.checks]]: the message says where the path goes
-    "checks as a string": ('checks_module = "checks/day01.py"', 'checks = "checks/day01.py"',
-                           ["not valid TOML", "Cannot overwrite a value", "`checks_module`"]),
+    # the format-1 key is named with its successor
+    "old checks_module key": ('checks_dir = "checks/day01"', 'checks_module = "checks/day01.py"',
+                              ["unknown key `checks_module`", "`checks_dir"]),
 }
 
 
@@ -78,10 +82,10 @@ def test_broken_manifest_is_refused_with_file_entry_and_fix(course_dir, case):
     assert "Fix" in message
 
 
-def test_checks_module_defaults_to_grader_checks_day_nn(course_dir):
+def test_checks_dir_defaults_to_grader_checks_day_nn(course_dir):
     path = course_dir / "course.toml"
-    path.write_text(manifest().replace('checks_module = "checks/day01.py"\n', ""), encoding="utf-8")
-    assert load_course(path).days[0].checks == course_dir / "grader/checks/day01.py"
+    path.write_text(manifest().replace('checks_dir = "checks/day01"\n', ""), encoding="utf-8")
+    assert load_course(path).days[0].checks_dir == course_dir / "grader/checks/day01"
 
 
 def test_unreadable_manifest_names_the_file(tmp_path):
@@ -93,7 +97,7 @@ def test_find_course_prefers_explicit_then_env_then_upward(course_dir, tmp_path,
     assert find_course(course_dir) == course_dir / "course.toml"
     assert find_course() == (course_dir / "course.toml").resolve()  # $GRADER_COURSE
     monkeypatch.delenv("GRADER_COURSE")
-    nested = course_dir / "labs" / "day-01-hello" / "mca"
+    nested = course_dir / "labs" / "day-01-hello" / "toy"
     monkeypatch.chdir(nested)
     assert find_course() == course_dir / "course.toml"
     with pytest.raises(CourseError, match="no such manifest"):

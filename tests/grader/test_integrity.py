@@ -26,6 +26,7 @@ def kit(tmp_path: Path, monkeypatch) -> Path:
     """A copy of the course root whose grader package the integrity module points at."""
     root = tmp_path / "kit"
     shutil.copytree(ROOT / "grader", root / "grader", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "source", root / "source", ignore=shutil.ignore_patterns("__pycache__", ".sessions"))
     shutil.copytree(ROOT / "solutions", root / "solutions", ignore=shutil.ignore_patterns("__pycache__", ".sessions"))
     shutil.copy2(ROOT / "course.toml", root / "course.toml")
     monkeypatch.setattr(integrity, "PACKAGE", root / "grader")
@@ -38,7 +39,8 @@ def test_a_pristine_copy_has_nothing_to_report(kit):
     assert integrity.tampered(kit, kit / "grader" / "shipped.sha256") == []
 
 
-@pytest.mark.parametrize("victim", ["grader/checks/day07.py", "course.toml", "grader/spawn.py"])
+@pytest.mark.parametrize("victim", ["grader/checks/day07/checks.py", "course.toml", "grader/spawn/child.py",
+                                    "source/agent/workspace/test_calc.py"])
 def test_a_changed_file_is_named(kit, victim):
     with open(kit / victim, "a") as handle:
         handle.write("\n# always pass\n")

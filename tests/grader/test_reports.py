@@ -18,37 +18,39 @@ def result():
     checks = [
         CheckResult("runs", "The runs check.", "passed", duration=0.1),
         CheckResult("greets", "The greets check.", "failed", message="greet failed", expected="hello Ann",
-                    seen="hi", hint="look closer", exercises=("E1",), repro=("cd /x && python -m mca greet Ann",)),
-        CheckResult("counts", "The counts check.", "timeout", message="took too long", hint="look closer",
-                    exercises=("E2",)),
+                    seen="hi", hint="look closer", hint_level=1, hint_levels=3, exercises=("E1",),
+                    repro=("cd /x && python -m toy greet Ann",)),
+        CheckResult("counts", "The counts check.", "timeout", message="took too long", hint="the last word",
+                    hint_level=3, hint_levels=3, exercises=("E2",)),
         CheckResult("both", "The both check.", "error", message="the check itself broke: KeyError",
                     hint="look closer", exercises=("E1", "E2")),
         CheckResult("later", "The later check.", "skipped", message="dependency failed", exercises=("E1",)),
     ]
     bonus = [CheckResult("polite", "The polite check.", "passed", bonus=True, exercises=("E1",))]
     return DayResult("day-01", "Hello", "/labs/day-01", checks, bonus,
-                     {"python": "3.11.7", "platform": "linux", "grader": "0.1.0"}, 1.5)
+                     {"python": "3.11.7", "platform": "linux", "grader": "0.1.0"}, 1.5, seed=1234)
 
 
 def test_text_report_lines_summary_and_next(result, course):
-    text = render_text(result, course.find_day("1"), hint_levels={"greets": (1, 3), "counts": (3, 3)})
+    text = render_text(result, course.find_day("1"))
     lines = text.splitlines()
+    assert lines[2] == "inputs: seed 1234 (grader check day-01 --seed 1234 repeats them)"
     assert " ✓  1 runs    The runs check." in lines
     assert " ✗  2 greets  The greets check." in lines
     assert "       expected: hello Ann" in lines and "       seen:     hi" in lines
     assert "       more: grader hint day-01 greets" in lines
-    assert "       timeout: took too long" in lines
+    assert "       timeout: took too long" in lines and "       hint: the last word" in lines
     assert "more: grader hint day-01 counts" not in text  # every level already shown
     assert "reproduce:" not in text
     assert "1/5 passed   bonus 1/1" in lines
-    assert lines[-1] == "next: E1 in mca/greet.py (fixes 3 checks)"
+    assert lines[-1] == "next: E1 in toy/greet.py (fixes 3 checks)"
 
 
 def test_text_report_ascii_colour_and_keep(result, course):
     text = render_text(result, course.find_day("1"), unicode=False, colour=True, keep=True)
     assert "✓" not in text and "✗" not in text
     assert "+ \033[0m" not in text and "\033[32m+\033[0m" in text and "\033[31mx\033[0m" in text
-    assert "reproduce: cd /x && python -m mca greet Ann" in text
+    assert "reproduce: cd /x && python -m toy greet Ann" in text
     assert not can_encode("ascii") and can_encode("utf-8")
 
 
@@ -61,6 +63,7 @@ def test_next_exercise_is_none_when_nothing_maps(course):
 def test_json_schema_keys_and_types(result):
     data = json.loads(render_json(result))
     assert data["schema"] == "agent-lab/check-result" and data["version"] == 1
+    assert data["seed"] == 1234 and data["blocked"] is None
     expected_types = {"day": str, "lab": str, "python": str, "passed": int, "total": int,
                       "bonus_passed": int, "bonus_total": int, "checks": list}
     for key, kind in expected_types.items():
@@ -71,7 +74,7 @@ def test_json_schema_keys_and_types(result):
                    "bonus": bool, "exercises": list, "repro": list}
     for check in data["checks"]:
         assert set(check) == {"id", "title", "status", "message", "expected", "seen", "duration", "bonus",
-                              "exercises", "hint", "repro"}
+                              "exercises", "hint", "hint_level", "hint_levels", "repro"}
         for key, kind in check_types.items():
             assert isinstance(check[key], kind), (check["id"], key)
         assert check["expected"] is None or isinstance(check["expected"], str)
@@ -124,9 +127,9 @@ def test_github_annotations_point_at_the_exercise_file(result, course, tmp_path)
     day = course.find_day("1")
     lab = tmp_path / "repo" / "labs" / "day-01"
     files = github.exercise_files(day, lab, env={"GITHUB_WORKSPACE": str(tmp_path / "repo")})
-    assert files["greets"] == "labs/day-01/mca/greet.py"
+    assert files["greets"] == "labs/day-01/toy/greet.py"
     lines = github.annotations(result, files)
-    assert lines[0].startswith("::error file=labs/day-01/mca/greet.py,title=day-01 greets (failed)::")
+    assert lines[0].startswith("::error file=labs/day-01/toy/greet.py,title=day-01 greets (failed)::")
     assert github.exercise_files(day, tmp_path / "elsewhere", env={"GITHUB_WORKSPACE": str(lab)}) == {}
 
 

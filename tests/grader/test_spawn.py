@@ -15,13 +15,14 @@ import pytest
 from freezegun import freeze_time
 
 from grader import spawn
+from grader.course import Agent
+from grader.spawn import child as child_module
+from grader.spawn import groups
 
 
-@pytest.fixture(autouse=True)
-def clean_record():
-    spawn.reset_record()
-    yield
-    spawn.reset_record()
+def runner(tmp_path, record=None, **options) -> spawn.LabRunner:
+    return spawn.LabRunner(lab=tmp_path / "lab", agent=Agent(), shown_lab=tmp_path / "student lab",
+                           on_finish=record.append if record is not None else None, **options)
 
 
 # -- faked children --------------------------------------------------------------
@@ -31,7 +32,8 @@ def clean_record():
 @pytest.fixture
 def fp(fp, monkeypatch):
     sent = []
-    monkeypatch.setattr(spawn.os, "killpg", lambda pgid, sig: sent.append((pgid, sig)))
+    monkeypatch.setattr(groups.os, "killpg", lambda pgid, sig: sent.append((pgid, sig)))
+    monkeypatch.setattr(child_module.os, "killpg", lambda pgid, sig: sent.append((pgid, sig)))
     yield fp
     assert sent == [], f"spawn signalled a fake process's made-up group: {sent}"
 
@@ -40,19 +42,22 @@ def test_fake_timeout_raises_child_timeout_with_the_result(fp, tmp_path):
     def hang(process):
         raise subprocess.TimeoutExpired(process.args, 1)
 
-    fp.register([*spawn.LAB_PYTHON, "-m", "mca", "hi"], callback=hang)
+    record = []
+    lab = runner(tmp_path, record)
+    fp.register(lab.agent_argv("hi"), callback=hang)
     with pytest.raises(spawn.ChildTimeout) as caught:
-        spawn.run_mca(tmp_path, "hi", cwd=tmp_path, timeout=1)
+        lab.run_agent("hi", cwd=tmp_path, timeout=1)
     result = caught.value.result
     assert result.timed_out and result.returncode is None
     assert "python -m mca hi" in str(caught.value) and "within 1 s" in str(caught.value)
-    assert spawn.recorded() == [result]
+    assert record == [result]
 
 
 def test_fake_crash_keeps_the_stderr_tail(fp, tmp_path):
     traceback = "Traceback (most recent call last):\n" + "  frame\n" * 50 + "ValueError: boom\n"
-    fp.register([*spawn.LAB_PYTHON, "-m", "mca"], stderr=traceback, returncode=1)
-    result = spawn.run_mca(tmp_path, cwd=tmp_path)
+    lab = runner(tmp_path)
+    fp.register(lab.agent_argv(), stderr=traceback, returncode=1)
+    result = lab.run_agent(cwd=tmp_path)
     assert result.returncode == 1 and not result.timed_out
     assert result.stderr_tail(1) == "ValueError: boom"
     assert result.stderr_tail(2).splitlines()[0] == "  frame"
@@ -67,25 +72,40 @@ def test_fake_flood_is_capped_and_says_so(fp, tmp_path):
     assert "bytes of output not kept" in result.stdout
 
 
-def test_mca_env_drops_mca_variables_and_sets_the_child_basics(monkeypatch, tmp_path):
-    monkeypatch.setenv("MCA_SESSIONS_DIR", "/somewhere")
-    monkeypatch.setenv("KEEP_ME", "yes")
-    env = spawn.mca_env(tmp_path, {"EXTRA": "1"})
-    assert not any(key.startswith("MCA_") for key in env)
-    assert env["KEEP_ME"] == "yes" and env["EXTRA"] == "1"
-    assert (env["MOCK"], env["PYTHONPATH"], env["PYTHONDONTWRITEBYTECODE"], env["NO_COLOR"]) == \
-        ("1", str(tmp_path.resolve()), "1", "1")
+def test_lab_env_drops_the_agent_grader_and_kit_variables(monkeypatch, tmp_path):
+    kit = tmp_path / "kit"
+    for name, value in {"MCA_API_KEY": "sk-secret", "GRADER_COURSE": str(kit / "course.toml"),
+                        "VIRTUAL_ENV": str(kit / ".venv"), "PWD": str(kit), "PYTHONPATH": "/x",
+                        "KEEP_ME": "yes", "SOME_TOOL_HOME": str(kit / "tools"),
+                        "PATH": os.pathsep.join([str(kit / ".venv" / "bin"), "/usr/bin"])}.items():
+        monkeypatch.setenv(name, value)
+    env = runner(tmp_path, kit_paths=(kit,)).env({"EXTRA": "1"})
+    assert not any(key.startswith(("MCA_", "GRADER_")) for key in env)
+    for gone in ("VIRTUAL_ENV", "PWD", "PYTHONPATH", "SOME_TOOL_HOME"):
+        assert gone not in env
+    assert env["PATH"] == "/usr/bin" and env["KEEP_ME"] == "yes" and env["EXTRA"] == "1"
+    assert (env["MOCK"], env["PYTHONDONTWRITEBYTECODE"], env["NO_COLOR"]) == ("1", "1", "1")
+    assert "MOCK" not in runner(tmp_path).env(mock=False)
 
 
-def test_command_line_reproduces_cwd_env_and_args(monkeypatch, fp, tmp_path):
+def test_lab_children_run_the_base_interpreter_isolated(tmp_path):
+    argv = runner(tmp_path).agent_argv("hi")
+    assert argv[0] == spawn.base_python() and argv[1:3] == ["-I", "-S"]
+    assert argv[-3:] == [str(tmp_path / "lab"), "mca", "hi"]
+    assert "-B" in argv   # no bytecode anywhere unless a shared cache dir is given
+    shared = runner(tmp_path, pycache=tmp_path / "cache").agent_argv()
+    assert f"pycache_prefix={tmp_path / 'cache'}" in shared and "-B" not in shared
+
+
+def test_reproduce_line_runs_the_students_own_lab(monkeypatch, fp, tmp_path):
     monkeypatch.setenv("MCA_SESSIONS_DIR", "/somewhere")
-    fp.register([*spawn.LAB_PYTHON, "-m", "mca", "it's"], stdout="ok")
+    lab = runner(tmp_path)
+    fp.register(lab.agent_argv("it's"), stdout="ok")
     work = tmp_path / "with space"
     work.mkdir()
-    line = spawn.run_mca(tmp_path, "it's", cwd=work).command_line()
-    assert line.startswith(f"cd '{work}' && env -u MCA_SESSIONS_DIR ")
-    assert f"PYTHONPATH={tmp_path.resolve()}" in line and "MOCK=1" in line
-    assert line.endswith("python -m mca 'it'\"'\"'s'")
+    line = lab.run_agent("it's", cwd=work, extra_env={"TZ": "GRT-8"}).command_line()
+    assert line == (f"cd '{work}' && MOCK=1 TZ=GRT-8 PYTHONPATH='{tmp_path / 'student lab'}' "
+                    "python -m mca 'it'\"'\"'s'")
 
 
 # -- real children ---------------------------------------------------------------
@@ -170,4 +190,3 @@ def test_long_running_child_talks_through_stdin(tmp_path):
         child.close_stdin()
         result = child.wait(timeout=10)
     assert result.stdout.splitlines() == ["got one", "got two"]
-    assert spawn.recorded() == [result]

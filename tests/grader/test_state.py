@@ -11,9 +11,14 @@ from grader.results import CheckResult, DayResult
 from grader.state import State, state_path
 
 
-def _result(passed_ids, all_ids=("runs", "greets", "counts")):
-    return DayResult("day-01", "Hello", "/lab",
-                     [CheckResult(i, i, "passed" if i in passed_ids else "failed") for i in all_ids])
+def _result(passed_ids, all_ids=("runs", "greets", "counts"), levels=None):
+    """A result as the engine builds it: a failing check carries the hint level it shows."""
+    def one(check_id):
+        if check_id in passed_ids:
+            return CheckResult(check_id, check_id, "passed")
+        level = (levels or {}).get(check_id, 1)
+        return CheckResult(check_id, check_id, "failed", hint="look closer", hint_level=level, hint_levels=3)
+    return DayResult("day-01", "Hello", "/lab", [one(i) for i in all_ids])
 
 
 def test_last_result_is_stamped_in_utc_and_survives_a_reload(course_dir):
@@ -31,9 +36,11 @@ def test_hint_levels_progress_and_never_go_back(course):
     day = course.find_day("1")
     state = State.load(course.root)
     greets = day.check("greets")
-    result = _result({"runs"})
-    levels = hints.apply_to_result(state, day, result)
-    assert levels["greets"] == (1, 3) and result.checks[1].hint == "look closer"
+    assert hints.report_levels(state, day)["greets"] == 1   # nothing revealed yet: the nudge
+    result = _result({"runs"}, levels=hints.report_levels(state, day))
+    assert result.checks[1].hint_level == 1 and result.checks[1].hint == "look closer"
+    hints.mark_shown(state, day, result)
+    assert state.revealed(day.id, "greets") == 1
     shown = [hints.reveal_next(state, day, greets) for _ in range(3)]
     assert [(s.level, s.already_all, s.more) for s in shown] == [(2, False, True), (3, False, False),
                                                                 (3, True, False)]

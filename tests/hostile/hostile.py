@@ -1,10 +1,10 @@
 """Hostile labs and one grading run of each, for tests/hostile.
 
 A case is a small patch file in cases/ (data: parsed, never imported), in the
-format of tests/checks/mutation.py, plus a few constants of its own:
+format of tests/checks/corpus.py, plus a few constants of its own:
 
     '''What the hostile code does (the docstring).'''
-    TARGET = "mca/cli.py"                  # as in mutation.py: definitions replace the reference's
+    TARGET = "mca/cli.py"                  # as in corpus.py: definitions replace the reference's
     APPEND = {"mca/__init__.py": "..."}    # optional: text appended to a file of the lab
     STATUSES = {"fork-points": "timeout"}  # the checks that must NOT pass, and their status
     OTHERS = "passed"                      # what every other check must report (default passed)
@@ -40,9 +40,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.checks import mutation
+from tests.checks import corpus as mutation
 
 KIT = mutation.KIT
+DAY = mutation.COURSE.find_day("day-07")
 HERE = Path(__file__).resolve().parent
 KIT_GUARD = "hostile-kit-copy"
 HARD_LIMIT = 120  # seconds for one grading run; the suite asserts nothing tighter
@@ -96,15 +97,15 @@ def _fill(text: str, marker: str) -> str:
 
 def build_lab(case: Case, destination: Path, marker: str) -> Path:
     """The reference solution with the case's patch applied, written to `destination`."""
-    from grader import scaffold
+    from grader import scaffold, trees
 
-    tree = scaffold.build(mutation.SOLUTION, set())
+    tree, modes = scaffold.build(mutation.COURSE, DAY, lab=False)
     filled = [(t, q, _fill(r, marker)) for t, q, r in case.patch.replacements]
     tree = mutation.apply_patch(tree, dataclasses.replace(case.patch, replacements=filled))
     for target, text in case.append.items():
         tree[target] = tree[target].rstrip(b"\n") + b"\n\n" + _fill(text, marker).encode("utf-8")
         compile(tree[target], target, "exec")
-    scaffold.write_tree(tree, destination)
+    trees.write_tree(tree, destination, modes)
     return destination
 
 
@@ -113,7 +114,7 @@ def copy_kit(destination: Path) -> Path:
     shutil.copytree(KIT / "grader", destination / "grader",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     shutil.copy2(KIT / "course.toml", destination / "course.toml")
-    for name in ("solutions", "labs"):
+    for name in ("source", "solutions", "labs"):
         shutil.copytree(KIT / name, destination / name, ignore=shutil.ignore_patterns("__pycache__", ".sessions"))
     env = dict(os.environ, PYTHONPATH=str(destination), PYTHONDONTWRITEBYTECODE="1")
     subprocess.run([sys.executable, "-m", "grader.integrity", "--update"], cwd=destination, env=env,

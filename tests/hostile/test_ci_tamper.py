@@ -23,7 +23,7 @@ def test_without_ci_the_run_holds_and_a_warning_names_the_changed_files(runs):
     assert json.loads(run.stdout)["passed"] == 11, run.explain()  # later checks got pristine fixtures
     assert run.grader_after != run.grader_before  # written: the grader cannot prevent it
     assert "changed while the lab's code ran" in run.stderr
-    for name in ("grader/checks/day07.py", "grader/hostile.py", "grader/checks/day07/logs/round1/"):
+    for name in ("grader/checks/day07/checks.py", "grader/hostile.py", "grader/checks/day07/logs/round1/"):
         assert name in run.stderr
 
 
@@ -33,19 +33,19 @@ def test_with_ci_a_write_during_the_run_is_tamper_exit_3_and_no_report(runs):
     assert run.exit_code == 3, run.explain()
     assert run.stdout == ""
     assert "--ci:" in run.stderr and "changed while the lab's code ran" in run.stderr
-    assert "grader/checks/day07.py" in run.stderr
+    assert "grader/checks/day07/checks.py" in run.stderr
     assert run.left_behind == [] and run.lab_after == run.lab_before
 
 
 @uses("ci:writes-grader-package")
 def test_with_ci_the_next_run_refuses_the_tampered_kit(runs, tmp_path):
     tampered = runs.get("ci:writes-grader-package")
-    solution = hostile.mutation.SOLUTION
+    solution = hostile.DAY.solution
     code, out, err, _ = hostile.run_grader(
         hostile.grader_command(tampered.kit, "check", "day-07", "--lab", str(solution), "--json", "--ci"),
         cwd=tmp_path, env=hostile.grader_env(tampered.kit, tampered.marker), limit=60)
     assert code == 3 and out == ""
-    assert "differ from the grader as shipped" in err and "grader/checks/day07.py (changed)" in err
+    assert "differ from the grader as shipped" in err and "grader/checks/day07/checks.py (changed)" in err
 
 
 @uses("ci:exit-early")

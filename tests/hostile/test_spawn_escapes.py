@@ -10,6 +10,7 @@ import uuid
 import pytest
 
 from grader import spawn
+from grader.course import Agent
 from tests.hostile import hostile
 
 pytestmark = hostile.linux_only
@@ -88,7 +89,8 @@ def test_a_daemon_started_by_a_child_that_is_killed_midway_goes_too(tmp_path, ma
 
 def test_the_token_is_in_the_childs_environment_but_not_in_the_repro_line(tmp_path):
     script = f"import os; print(os.environ.get({spawn.TOKEN_VAR!r}, ''))"
-    result = spawn.run([sys.executable, "-c", script], cwd=tmp_path, env=spawn.mca_env(tmp_path), timeout=20)
+    env = spawn.LabRunner(lab=tmp_path, agent=Agent()).env()
+    result = spawn.run([sys.executable, "-c", script], cwd=tmp_path, env=env, timeout=20)
     token = result.stdout.strip()
     assert len(token) == 32
     assert token not in result.command_line() and f"{spawn.TOKEN_VAR}=" not in result.command_line()

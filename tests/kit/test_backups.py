@@ -28,7 +28,7 @@ def test_reset_backs_up_the_edit_then_regenerates(course):
     assert result.backup == course.root / ".grader/backups/day-01/20261129T102233Z"
     assert (result.backup / "pkg/mod.py").read_text() == "# my work\n"
     assert (result.backup / "mine.txt").read_text() == "notes\n"
-    assert result.lab == day.lab and scaffold.diff_lab(day) == []
+    assert result.lab == day.lab and scaffold.diff(course, day) == []
     assert str(result.backup) in result.describe()
     assert sorted(p.name for p in day.lab.parent.iterdir()) == [day.lab.name]   # no staging left
 
@@ -70,7 +70,7 @@ def test_missing_lab_is_simply_generated(course):
     assert plan.lab_exists is False and plan.lab_files == 0
     result = backups.reset(course, day)
     assert result.backup is None and "nothing to back up" in result.describe()
-    assert scaffold.diff_lab(day) == []
+    assert scaffold.diff(course, day) == []
     assert backups.list_backups(course, day) == []
 
 
@@ -94,10 +94,10 @@ def test_unwritable_backup_location_refuses_and_keeps_the_lab(course):
     assert (day.lab / "mine.txt").exists()
 
 
-def test_broken_solution_refuses_before_any_backup(course):
+def test_broken_source_refuses_before_any_backup(course):
     day = course.days[0]
     _edit(day)
-    (day.solution / "pkg/mod.py").write_text("# BEGIN SOLUTION E1\n")
+    (course.source / "pkg/mod.py").write_text("# BEGIN SOLUTION day-01 E1\n")
     with pytest.raises(BackupError, match="cannot generate day-01"):
         backups.reset(course, day)
     assert (day.lab / "mine.txt").exists() and backups.list_backups(course, day) == []
@@ -112,9 +112,8 @@ def test_unknown_day_is_refused(course):
 
 
 def test_day_aliases(course):
-    assert backups.resolve_day(course, "1") is course.days[0]
-    assert backups.resolve_day(course, "01") is course.days[0]
-    assert backups.resolve_day(course, "day-01-demo") is course.days[0]
+    for alias in ("1", "01", "day-01-demo", course.days[0]):
+        assert backups.plan_reset(course, alias).day_id == "day-01"
 
 
 def test_restore_backs_up_the_current_lab_first(course):

@@ -9,11 +9,7 @@ from grader.backups import UnknownDay
 from grader.results import CheckResult, DayResult
 from grader.verify import VerifyReport, VerifyRow, render_table, verify
 
-from .conftest import MOD, check, make_course
-
-# What each fake check needs to see in pkg/mod.py to pass.
-NEEDS = {"c-base": [], "c-one": ["    return 1\n"], "c-two": ["    return 2\n"],
-         "b-both": ["    return 1\n", "    return 2\n"]}
+from .conftest import MOD, NEEDS, check, make_course
 
 
 class FakeEngine:
@@ -49,15 +45,16 @@ def test_consistent_course_verifies(course):
     report = verify(course, run_day=engine)
     assert report.ok, render_table(report)
     assert list(rows(report)) == [
-        "lab equals generated lab", "one region per exercise point", "TODO stubs say TODO(En)",
-        "every check has a hint", "checks map to exercise points", "solution passes every check",
+        "solution and lab equal the generated ones", "generated Python compiles", "nothing from a later day",
+        "one region per exercise point", "TODO stubs say TODO(En)", "every check has 3 hint levels",
+        "check docstrings equal their titles", "checks map to exercise points", "solution passes every check",
         "lab scores 1/3", "revert E1", "revert E2"]
     assert rows(report)["revert E1"].detail == "fails exactly c-one, b-both"
     # four runs, each on its own temp tree (never the committed lab), cleaned up afterwards
     labs = [lab for lab, _ in engine.calls]
     assert len(labs) == 4 and len(set(labs)) == 4
     assert all(course.root not in lab.parents and not lab.exists() for lab in labs)
-    assert "all 9 items hold" in render_table(report)
+    assert "all 12 items hold" in render_table(report)
 
 
 def test_serial_mode_gives_the_same_rows(course):
@@ -74,12 +71,20 @@ def test_stub_without_todo(tmp_path):
     assert "FAIL" in render_table(report) and "1 to fix" in render_table(report)
 
 
-def test_check_without_hint(tmp_path):
-    checks = [check("c-base"), check("c-one", ["E1"], hints=()), check("c-two", ["E2"]),
-              check("b-both", ["E1", "E2"], bonus=True, hints=())]
+def test_check_without_three_hint_levels(tmp_path):
+    checks = [check("c-base"), check("c-one", ["E1"], hints=("just one",)), check("c-two", ["E2"]),
+              check("b-both", ["E1", "E2"], bonus=True, hints=("one", "two"))]
     report = verify(make_course(tmp_path, checks=checks), run_day=FakeEngine())
-    assert [r.item for r in report.failures] == ["every check has a hint"]
-    assert "no hint for c-one, b-both" in report.failures[0].detail
+    assert [r.item for r in report.failures] == ["every check has 3 hint levels"]
+    assert "fewer than 3 hint levels: c-one (1), b-both (2)" in report.failures[0].detail
+
+
+def test_docstring_that_is_not_the_title(course):
+    module = course.days[0].checks_module
+    module.write_text(module.read_text().replace('"""title of c-one"""', '"""one returns one"""'))
+    report = verify(course, run_day=FakeEngine())
+    assert [r.item for r in report.failures] == ["check docstrings equal their titles"]
+    assert "test_c_one's docstring differs from the title of c-one" in report.failures[0].detail
 
 
 def test_mapping_that_does_not_match(tmp_path):
@@ -105,8 +110,8 @@ def test_drift_is_named(course):
     lab_mod = course.days[0].lab / "pkg/mod.py"
     lab_mod.write_text(lab_mod.read_text() + "# student was here\n")
     report = verify(course, run_day=FakeEngine())
-    row = rows(report)["lab equals generated lab"]
-    assert not row.ok and "pkg/mod.py: differs from the generated file from line" in row.detail
+    row = rows(report)["solution and lab equal the generated ones"]
+    assert not row.ok and "lab: pkg/mod.py: differs from the generated file from line" in row.detail
     assert "python -m grader.scaffold day-01" in row.detail
 
 
@@ -138,10 +143,11 @@ def test_engine_crash_becomes_a_row(course):
 
 
 def test_broken_markers_fail_the_rows_that_need_them(course):
-    (course.days[0].solution / "pkg/mod.py").write_text(MOD.replace("    # END SCAFFOLD E2\n", ""))
+    (course.source / "pkg/mod.py").write_text(MOD.replace("    # END SCAFFOLD day-01 E2\n", ""))
     report = verify(course, run_day=FakeEngine())
     got = rows(report)
-    assert "region E2 is not closed" in got["one region per exercise point"].detail
+    assert "region day-01 E2 is not closed" in got["one region per exercise point"].detail
+    assert not got["generated Python compiles"].ok
     assert not got["solution passes every check"].ok and not got["revert E1"].ok
     assert got["lab scores 1/3"].ok         # the committed lab can still be graded
 
@@ -153,3 +159,32 @@ def test_unknown_day(course):
 
 def test_report_is_not_ok_when_empty():
     assert not VerifyReport().ok
+
+
+def test_two_days_verify_each_with_its_own_rows(two_day_course):
+    report = verify(two_day_course, run_day=FakeEngine())
+    assert report.ok, render_table(report)
+    day2 = {r.item: r for r in report.rows if r.day == "day-02"}
+    assert day2["lab scores 1/2"].ok and day2["revert E1"].detail == "fails exactly c-three"
+    assert day2["nothing from a later day"].ok
+
+
+def test_a_later_days_code_on_an_earlier_day_is_named(tmp_path):
+    course = make_course(tmp_path, two_days=True)
+    # An instructor pastes day 2's answer into a helper every day has.
+    (course.source / "pkg/helpers.py").write_text(
+        "def three():\n    answer = 1 + 2  # the answer of day two, worked out\n    return answer\n")
+    report = verify(course, ["day-01"], run_day=FakeEngine())
+    row = rows(report)["nothing from a later day"]
+    assert not row.ok
+    assert "day-02 E1 (pkg/mod.py:24) appears in" in row.detail and "pkg/helpers.py" in row.detail
+    assert "'# [day 2+]' block" in row.detail
+
+
+def test_a_later_days_region_outside_its_day_block_is_refused(tmp_path):
+    course = make_course(tmp_path, two_days=True)
+    text = (course.source / "pkg/mod.py").read_text().replace("# [day 2+]\n", "").replace("# [/day]\n", "")
+    (course.source / "pkg/mod.py").write_text(text)
+    got = rows(verify(course, ["day-01"], run_day=FakeEngine()))
+    assert not got["generated Python compiles"].ok
+    assert "region day-02 E1 would appear on day 1" in got["generated Python compiles"].detail

@@ -1,17 +1,21 @@
-"""Every run finds the grader (the grader process's cwd; $GRADER_COURSE) and writes into it: appends to checks/day07.py, empties a fixture log, adds a file."""
+"""Every run finds the grader through its process's environment in /proc (the lab child's own
+environment, cwd and sys.path no longer lead there) and writes into it: appends to the day's
+checks module, empties a fixture log, adds a file."""
 TARGET = "mca/cli.py"
 KIT_COPY = True
 
 
 def main(argv=None):
-    roots = {Path(f"/proc/{os.getppid()}/cwd").resolve()}
-    if os.environ.get("GRADER_COURSE"):
-        roots.add(Path(os.environ["GRADER_COURSE"]).resolve().parent)
+    roots = set()
+    with open(f"/proc/{os.getppid()}/environ", "rb") as handle:  # same user: readable
+        for entry in handle.read().split(b"\0"):
+            if entry.startswith(b"GRADER_COURSE="):
+                roots.add(Path(entry.split(b"=", 1)[1].decode()).resolve().parent)
     for root in roots:
         checks = root / "grader" / "checks"
         if "@KIT_GUARD@" not in str(root) or not checks.is_dir():
             continue  # never the real kit
-        with open(checks / "day07.py", "a", encoding="utf-8") as handle:
+        with open(checks / "day07" / "checks.py", "a", encoding="utf-8") as handle:
             handle.write("\n# @MARKER@ was here\n")
         for log in (checks / "day07" / "logs").rglob("*.jsonl"):
             log.write_bytes(b"")

@@ -32,7 +32,6 @@ def fork_points(events: Iterable[Event]) -> list[int]:
     and the next request to the model would be invalid. System and tool messages
     are never fork points.
     """
-    # BEGIN SOLUTION E4
     points = []
     for event in events:
         message = event.message
@@ -42,13 +41,6 @@ def fork_points(events: Iterable[Event]) -> list[int]:
         if role == "user" or (role == "assistant" and not message.get("tool_calls")):
             points.append(event.seq)
     return points
-    # END SOLUTION E4
-    # BEGIN SCAFFOLD E4
-    # # TODO(E4): offer only clean boundaries - user messages, and assistant messages
-    # # without tool_calls. Cutting anywhere else leaves a conversation the model
-    # # cannot continue. For now every event is offered.
-    # return [event.seq for event in events]
-    # END SCAFFOLD E4
 
 
 def _prefix_size(parent: Path, at_seq: int) -> tuple[Event | None, int]:
@@ -113,14 +105,7 @@ def fork(sessions_dir: Path | str, parent_id: str, at_seq: int) -> str:
 
     child_id = fresh_session_id(sessions_dir)
     child = session_path(sessions_dir, child_id)
-    # BEGIN SOLUTION E5
     _copy_prefix(parent, child, prefix_bytes)
-    # END SOLUTION E5
-    # BEGIN SCAFFOLD E5
-    # _copy_prefix(parent, child, prefix_bytes)
-    # # Keep the two in step: both now end at the fork point.
-    # os.truncate(parent, prefix_bytes)
-    # END SCAFFOLD E5
     if fsync_requested():
         fsync_directory(sessions_dir)
     with SessionLog.open_append(child, last_seq=at_seq) as log:

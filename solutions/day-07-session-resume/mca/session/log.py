@@ -137,7 +137,6 @@ def read_events(path: Path | str) -> ReadResult:
     previous_seq = 0
     with open(path, "rb") as handle, gc_paused():
         for line_number, raw in enumerate(handle, start=1):
-            # BEGIN SOLUTION E3
             if not raw.endswith(b"\n"):
                 return ReadResult(events, line_number, "last line incomplete")
             event, problem = parse_line(raw, previous_seq)
@@ -148,14 +147,6 @@ def read_events(path: Path | str) -> ReadResult:
                 return ReadResult(events, line_number, problem)
             events.append(event)
             previous_seq = event.seq
-            # END SOLUTION E3
-            # BEGIN SCAFFOLD E3
-            # event, problem = parse_line(raw, previous_seq)
-            # if event is None:
-            #     continue
-            # events.append(event)
-            # previous_seq = event.seq
-            # END SCAFFOLD E3
     return ReadResult(events)
 
 

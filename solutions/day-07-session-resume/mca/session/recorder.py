@@ -44,7 +44,6 @@ def to_log_event(event: AgentEvent) -> tuple[str, dict[str, Any]] | None:
 class SessionRecorder:
     """Writes the log events of one session, in the order the agent emits them."""
 
-    # BEGIN SOLUTION E1
     def __init__(self, log: SessionLog) -> None:
         self.log = log
         self.written: list[Event] = []
@@ -58,26 +57,3 @@ class SessionRecorder:
 
     def end_turn(self) -> None:
         """Nothing to do: every event reached the disk when it happened."""
-    # END SOLUTION E1
-    # BEGIN SCAFFOLD E1
-    # def __init__(self, log: SessionLog) -> None:
-    #     self.log = log
-    #     self.written: list[Event] = []
-    #     self.pending: list[AgentEvent] = []
-    #
-    # def handle(self, event: AgentEvent) -> None:
-    #     # TODO(E1): write the log event as soon as the agent event arrives.
-    #     # Keeping the turn in memory until end_turn() works for a clean turn, but a
-    #     # process killed mid-turn (a long test run, Ctrl+C, a closed terminal) loses
-    #     # every event of that turn, and resume cannot bring back what never reached
-    #     # the disk.
-    #     self.pending.append(event)
-    #
-    # def end_turn(self) -> None:
-    #     for event in self.pending:
-    #         entry = to_log_event(event)
-    #         if entry is not None:
-    #             kind, fields = entry
-    #             self.written.append(self.log.append(kind, **fields))
-    #     self.pending.clear()
-    # END SCAFFOLD E1

@@ -32,7 +32,6 @@ def replay(events: Iterable[Event]) -> Replayed:
 
     Events of a type this code does not know are skipped too: they are not damage.
     """
-    # BEGIN SOLUTION E2
     messages: list[dict[str, Any]] = []
     skipped = 0
     for event in events:
@@ -41,12 +40,6 @@ def replay(events: Iterable[Event]) -> Replayed:
         else:
             skipped += 1
     return Replayed(messages=messages, replayed=len(messages), skipped=skipped)
-    # END SOLUTION E2
-    # BEGIN SCAFFOLD E2
-    # raise NotImplementedError(
-    #     "TODO(E2): rebuild the message list from message events only, and count every other event as skipped"
-    # )
-    # END SCAFFOLD E2
 
 
 def estimate_tokens(messages: Iterable[dict[str, Any]]) -> int:

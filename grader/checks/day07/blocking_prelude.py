@@ -1,3 +1,4 @@
+# Prepended to the sample workspace's test_calc.py by the day-07 checks.
 """The sample tests, made to pause: the grader needs the agent to be in the middle
 of a tool call while it looks at the log (checks written-as-it-happens and
 dangling-tool-call).
@@ -13,7 +14,6 @@ import os
 import time
 import unittest
 
-from calc import add, divide, mul, sub
 
 _signal = os.environ.get("GRADER_TESTS_STARTED")
 if _signal:
@@ -23,22 +23,3 @@ if _signal:
     while time.monotonic() < _deadline and not os.path.exists(_signal + ".release"):
         time.sleep(0.02)
 
-
-class CalcTests(unittest.TestCase):
-    def test_add_and_sub(self):
-        self.assertEqual(add(2, 3), 5)
-        self.assertEqual(sub(2, 3), -1)
-
-    def test_mul(self):
-        self.assertEqual(mul(4, 5), 20)
-
-    def test_divide(self):
-        self.assertEqual(divide(9, 3), 3)
-
-    def test_divide_by_zero(self):
-        with self.assertRaises(ValueError):
-            divide(1, 0)
-
-
-if __name__ == "__main__":
-    unittest.main()

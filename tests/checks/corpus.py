@@ -1,7 +1,9 @@
-"""Build labs for the tests of the day-07 checks: the solution, its scaffold
+"""Build labs for the tests of each day's checks: the solution, its scaffold
 reverts, and the solution with a patch applied (a mutant or an alternate).
 
-A patch is a small Python file (tests/checks/mutants/*.py, tests/checks/alternates/*.py):
+Each day's corpus lives in tests/checks/dayNN/ (mutants/: plausible wrong
+implementations; alternates/: correct ones written differently). A patch is a small
+Python file:
 
     '''What this implementation does differently (the docstring).'''
     TARGET = "mca/session/replay.py"        # file the definitions below replace into
@@ -30,10 +32,11 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import scaffold
+from grader import scaffold, trees
+from grader.course import load_course
 
 KIT = Path(__file__).resolve().parents[2]
-SOLUTION = KIT / "solutions" / "day-07-session-resume"
+COURSE = load_course(KIT / "course.toml")
 HERE = Path(__file__).resolve().parent
 
 
@@ -146,16 +149,26 @@ def apply_patch(tree: dict[str, bytes], patch: Patch) -> dict[str, bytes]:
     return tree
 
 
-def patches(kind: str) -> list[Patch]:
-    """Every patch in tests/checks/<kind>/, sorted by name."""
-    return [load_patch(p) for p in sorted((HERE / kind).glob("*.py")) if not p.name.startswith("_")]
+def corpus_dir(day) -> Path:
+    """tests/checks/day07/ for day-07."""
+    return HERE / day.id.replace("-", "")
 
 
-def build_lab(destination: Path, *, patch: Patch | None = None, revert: set[str] | None = frozenset()) -> Path:
+def days_with_corpus() -> list:
+    return [day for day in COURSE.days if corpus_dir(day).is_dir()]
+
+
+def patches(day, kind: str) -> list[Patch]:
+    """Every patch in tests/checks/<day>/<kind>/, sorted by name."""
+    return [load_patch(p) for p in sorted((corpus_dir(day) / kind).glob("*.py")) if not p.name.startswith("_")]
+
+
+def build_lab(day, destination: Path, *, patch: Patch | None = None,
+              revert: set[str] | None = frozenset()) -> Path:
     """Write a lab into `destination`: the solution (revert=empty), the scaffold lab
     (revert=None), a solution with some regions reverted, or the solution plus a patch."""
-    tree = scaffold.build(SOLUTION, None if revert is None else set(revert))
+    tree, modes = scaffold.build(COURSE, day, lab=revert is None, revert=revert or frozenset())
     if patch is not None:
         tree = apply_patch(tree, patch)
-    scaffold.write_tree(tree, destination)
+    trees.write_tree(tree, destination, modes)
     return destination

@@ -31,11 +31,11 @@ from pathlib import Path
 
 import pytest
 
-from grader import spawn
-from grader.checkkit import CheckFailed, ChildResult, ChildTimeout
+from grader.checkkit import CheckFailed, ChildResult, ChildTimeout, wait_until
+from grader.checkkit.messages import Messages
+from grader.checkkit.sessionlog import Line, described, is_utc as _is_utc, logs_in, names, read_lines, sha256, shapes
 
-FIXTURES = Path(__file__).resolve().with_suffix("")
-MESSAGES = tomllib.loads((FIXTURES / "messages.toml").read_text(encoding="utf-8"))
+say = Messages.for_day(Path(__file__).resolve().parent)
 
 ROUND1 = "run the tests and tell me which case fails"
 FAILING_CASE = "test_divide_by_zero"
@@ -52,71 +52,15 @@ ROUND1_SHAPE = ["message system", "message user", "usage", "message assistant+to
                 "tool_end", "message tool", "usage", "message assistant"]
 
 
-def say(key: str, **values) -> str:
-    """The sentence `section.name` of messages.toml, filled in."""
-    section, name = key.split(".")
-    return MESSAGES[section][name].format(**values)
-
-
-# --------------------------------------------------------------------------- logs, parsed here
-
-@dataclass
-class Line:
-    number: int
-    raw: bytes
-    data: dict | None  # None: not a complete JSON object
-
-    @property
-    def kind(self) -> str:
-        """`message ROLE[+tool_calls]` or the type, for comparing shapes."""
-        if self.data is None:
-            return "(not a JSON object)"
-        if self.data.get("type") != "message":
-            return str(self.data.get("type"))
-        message = self.data.get("message") or {}
-        calls = "+tool_calls" if message.get("tool_calls") else ""
-        return f"message {message.get('role')}{calls}"
-
-    @property
-    def message(self) -> dict:
-        if self.data and self.data.get("type") == "message" and isinstance(self.data.get("message"), dict):
-            return self.data["message"]
-        return {}
-
-
-def read_lines(path: Path) -> list[Line]:
-    """Every line of a log, leniently: a line that is not a complete JSON object has data None."""
-    lines = []
-    raw_lines = path.read_bytes().splitlines(keepends=True) if path.is_file() else []
-    for number, raw in enumerate(raw_lines, start=1):
-        try:
-            data = json.loads(raw) if raw.endswith(b"\n") else None
-        except ValueError:
-            data = None
-        lines.append(Line(number, raw, data if isinstance(data, dict) else None))
-    return lines
-
-
-def shapes(lines: list[Line]) -> str:
-    return ", ".join(line.kind for line in lines) or "no lines"
-
-
-def described(lines: list[Line]) -> str:
-    """`3 lines (message system, message user, usage)`."""
-    count = f"{len(lines)} line{'' if len(lines) == 1 else 's'}"
-    return f"{count} ({shapes(lines)})" if lines else count
-
-
-def logs_in(directory: Path) -> list[Path]:
-    return sorted(directory.glob("*.jsonl")) if directory.is_dir() else []
-
-
-def names(paths) -> str:
-    return ", ".join(p.name for p in paths) or "nothing"
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def workspace(ctx, name: str, kind: str = "workspace") -> tuple[Path, Path]:
+    """A scratch dir with a copy of the sample workspace: (workspace, sessions dir path).
+    kind "blocking": its test suite signals that it started, then waits (see blocking_prelude.py)."""
+    ws = ctx.workspace(name)
+    if kind == "blocking-workspace":
+        tests = ws / "test_calc.py"
+        tests.write_text((ctx.fixtures / "blocking_prelude.py").read_text(encoding="utf-8")
+                         + tests.read_text(encoding="utf-8"), encoding="utf-8")
+    return ws, ws.parent / "sessions"
 
 
 def canonical(ctx, name: str, purpose: str) -> tuple[Path, str, Path]:
@@ -130,57 +74,12 @@ def canonical(ctx, name: str, purpose: str) -> tuple[Path, str, Path]:
     return root, source.stem, target
 
 
-def workspace(ctx, name: str, kind: str = "workspace") -> tuple[Path, Path]:
-    """A scratch dir with a copy of a sample workspace: (workspace, sessions dir path)."""
-    root = ctx.tmp(name)
-    shutil.copytree(ctx.fixtures / kind, root / "workspace")
-    return root / "workspace", root / "sessions"
-
-
-def wait_until(predicate, timeout: float, interval: float = 0.01):
-    """Poll `predicate` until it is true or `timeout` seconds pass; return its last value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value or time.monotonic() >= deadline:
-            return value
-        time.sleep(interval)
-
-
 # --------------------------------------------------------------------------- children
-
-def evidence(result: ChildResult) -> str:
-    """What a failed child left: its "not implemented yet" line; else, for a traceback,
-    the exception and where it was raised; else the end of its output."""
-    for line in (result.stderr + "\n" + result.stdout).splitlines():
-        if "not implemented yet" in line:
-            return say("child.not_implemented", line=line.strip())
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    if any(line.startswith("Traceback") for line in lines):
-        places = [line.strip() for line in lines if line.lstrip().startswith('File "')]
-        # `File "/tmp/.../lab/mca/session/replay.py", line 31, in replay` -> `mca/session/replay.py, line 31, ...`
-        where = re.sub(r'^File "(?:[^"]*?/)?(mca/[^"]*|[^"/]*)"', r"\1", places[-1]) if places else "?"
-        return say("child.raised", error=lines[-1].strip(), where=where)
-    tail = result.stderr_tail(6).strip() or result.stdout.strip()[-300:]
-    # Quoted, never shown bare: a lab could print text that looks like the grader's own report.
-    return say("child.printed", output=" | ".join(tail.splitlines())) if tail else "(no output)"
-
-
-def expect_ok(result: ChildResult, message: str | None = None) -> None:
-    if result.returncode != 0:
-        raise CheckFailed(message or say("child.crashed", command=result.short_command(),
-                                         status=result.returncode),
-                          expected="exit status 0", seen=evidence(result))
-
-
-def mca(ctx, *args: str, cwd: Path, **kwargs) -> ChildResult:
-    return spawn.run_mca(ctx.lab, *args, cwd=cwd, timeout=kwargs.pop("timeout", TURN_TIMEOUT), **kwargs)
-
 
 def inspect(ctx, root: Path, session_id: str) -> dict:
     """`python -m mca log inspect ID --json` run in `root` (logs in root/.sessions)."""
-    result = mca(ctx, "log", "inspect", session_id, "--json", cwd=root, timeout=TOOL_TIMEOUT)
-    expect_ok(result)
+    result = ctx.run_agent("log", "inspect", session_id, "--json", cwd=root, timeout=TOOL_TIMEOUT)
+    ctx.expect_ok(result)
     for text in (result.stdout.strip(), *reversed(result.stdout.strip().splitlines())):
         try:
             report = json.loads(text)
@@ -205,6 +104,7 @@ def field(report: dict, name: str):
 
 @dataclass
 class Round:
+    ctx: object
     workspace: Path
     sessions: Path
     started: datetime
@@ -215,7 +115,7 @@ class Round:
         """The one log round 1 left; fails the check if the round or the log is missing."""
         if self.timeout is not None:
             raise self.timeout
-        expect_ok(self.result, say("round1.failed", command=self.result.short_command()))
+        self.ctx.expect_ok(self.result, say("round1.failed", command=self.result.short_command()))
         found = logs_in(self.sessions)
         others = [p for p in self.sessions.iterdir()] if self.sessions.is_dir() else []
         if len(found) != 1:
@@ -227,9 +127,9 @@ class Round:
 def round1(ctx) -> Round:
     """Round 1, run once: `--yes --sessions-dir S "run the tests and tell me which case fails"`."""
     ws, sessions = workspace(ctx, "round1")
-    live = Round(ws, sessions, datetime.now(timezone.utc))
+    live = Round(ctx, ws, sessions, datetime.now(timezone.utc))
     try:
-        live.result = mca(ctx, "--yes", "--sessions-dir", str(sessions), ROUND1, cwd=ws, extra_env=NOT_UTC)
+        live.result = ctx.run_agent("--yes", "--sessions-dir", str(sessions), ROUND1, cwd=ws, extra_env=NOT_UTC)
     except ChildTimeout as exc:
         live.timeout = exc
     return live
@@ -279,16 +179,6 @@ def _why_not_object(raw: bytes) -> str:
         return f"not valid JSON: {exc}"
 
 
-def _is_utc(ts) -> bool:
-    if not isinstance(ts, str) or not (ts.endswith("Z") or ts.endswith("+00:00")):
-        return False
-    try:
-        parsed = datetime.fromisoformat(ts[:-1] + "+00:00" if ts.endswith("Z") else ts)
-    except ValueError:
-        return False
-    return parsed.utcoffset() == timedelta(0)
-
-
 def test_event_order(ctx, round1):
     """A tool round is logged as usage, the assistant message with tool calls, its tool_end, then the tool result: 5 messages and 3 other events."""
     lines = read_lines(round1.log())
@@ -310,16 +200,16 @@ def kill_during_tests(ctx, name: str) -> tuple[Path, Path, list[Line], list[Line
     """
     ws, sessions = workspace(ctx, name, "blocking-workspace")
     signal = ws.parent / "tests-started"
-    with spawn.start_mca(ctx.lab, "--yes", "--sessions-dir", str(sessions), ROUND1, cwd=ws,
+    with ctx.start_agent("--yes", "--sessions-dir", str(sessions), ROUND1, cwd=ws,
                          extra_env={SIGNAL_VAR: str(signal)}) as child:
         try:
-            wait_until(lambda: signal.exists() or not child.running(), spawn.scaled(WAIT_TIMEOUT))
+            wait_until(lambda: signal.exists() or not child.running(), ctx.scaled(WAIT_TIMEOUT))
             if not signal.exists():
                 if child.running():
                     child.kill()
                     raise ChildTimeout(child.wait(5), WAIT_TIMEOUT)
                 result = child.wait(5)
-                raise CheckFailed(say("live.never_started", status=result.returncode), seen=evidence(result))
+                raise CheckFailed(say("live.never_started", status=result.returncode), seen=ctx.evidence(result))
             logs = logs_in(sessions)
             during = read_lines(logs[0]) if len(logs) == 1 else []
             child.kill()
@@ -383,7 +273,7 @@ def test_resume_across_processes(ctx, round1):
     later = time.time() + 3600
     os.utime(decoy, (later, later))
 
-    result = mca(ctx, "--yes", "--resume", "--sessions-dir", str(sessions), "fix it", cwd=ws)
+    result = ctx.run_agent("--yes", "--resume", "--sessions-dir", str(sessions), "fix it", cwd=ws)
     reply, where = None, None
     for path in logs_in(sessions):
         lines = read_lines(path)
@@ -395,7 +285,7 @@ def test_resume_across_processes(ctx, round1):
             break
     if where == decoy:
         raise CheckFailed(say("resume.wrong_session", latest=log.stem, chosen=decoy.stem))
-    expect_ok(result, say("resume.failed", command=result.short_command(), status=result.returncode))
+    ctx.expect_ok(result, say("resume.failed", command=result.short_command(), status=result.returncode))
     if reply is None:
         raise CheckFailed(say("resume.no_reply", stdout=" ".join(result.stdout.split())[:300] or "(nothing)"))
     sentence = first_sentence(reply.get("content") or "")
@@ -477,7 +367,7 @@ def test_fork_points(ctx):
     points = field(inspect(ctx, root, session_id), "fork_points")
     if points != [2, 8, 9, 19]:
         raise CheckFailed(say("fork.points_wrong", seen=points), expected=[2, 8, 9, 19], seen=points)
-    result = mca(ctx, "fork", session_id, "4", cwd=root, timeout=TOOL_TIMEOUT)
+    result = ctx.run_agent("fork", session_id, "4", cwd=root, timeout=TOOL_TIMEOUT)
     made = [p for p in logs_in(root / ".sessions") if p != log]
     if result.returncode == 0:
         raise CheckFailed(say("fork.not_refused", made=names(made)))
@@ -502,13 +392,13 @@ def fork8(ctx) -> Forked:
     """`python -m mca fork ID 8` on a copy of the two-round log, run once for checks 10 and 11."""
     root, session_id, log = canonical(ctx, "two-rounds", "fork-at-8")
     original = log.read_bytes()
-    return Forked(root, session_id, log, original, mca(ctx, "fork", session_id, "8", cwd=root, timeout=TOOL_TIMEOUT))
+    return Forked(root, session_id, log, original, ctx.run_agent("fork", session_id, "8", cwd=root, timeout=TOOL_TIMEOUT))
 
 
 def test_fork_copies_prefix(ctx, fork8):
     """Forking at 8 makes a new session whose first 8 lines equal the parent's byte for byte, followed by one fork event with seq 9."""
     result = fork8.result
-    expect_ok(result, say("fork.failed", status=result.returncode))
+    ctx.expect_ok(result, say("fork.failed", status=result.returncode))
     made = [p for p in logs_in(fork8.root / ".sessions") if p != fork8.parent]
     if len(made) != 1:
         raise CheckFailed(say("fork.new_files", seen=names(made)))
@@ -533,7 +423,7 @@ def test_fork_copies_prefix(ctx, fork8):
 def test_parent_untouched(ctx, fork8):
     """Forking leaves the parent log byte-identical (same size, same sha256)."""
     if fork8.result.returncode != 0:
-        raise CheckFailed(say("fork.no_fork", status=fork8.result.returncode), seen=evidence(fork8.result))
+        raise CheckFailed(say("fork.no_fork", status=fork8.result.returncode), seen=ctx.evidence(fork8.result))
     if not [p for p in logs_in(fork8.root / ".sessions") if p != fork8.parent]:
         raise CheckFailed(say("fork.nothing_made"))  # a fork that did nothing proves nothing about the parent
     now = fork8.parent.read_bytes() if fork8.parent.is_file() else b""
@@ -550,9 +440,9 @@ def test_resume_unknown_id(ctx):
     ws, sessions = workspace(ctx, "resume-unknown-id")
     before = sorted(p.name for p in ws.parent.rglob("*"))
     unknown = "s-20990101-000000-abcd"
-    result = mca(ctx, "--yes", "--sessions-dir", str(sessions), "--resume", unknown, "hi", cwd=ws)
+    result = ctx.run_agent("--yes", "--sessions-dir", str(sessions), "--resume", unknown, "hi", cwd=ws)
     if result.returncode != 1:
-        raise CheckFailed(say("bonus.unknown_status", status=result.returncode), seen=evidence(result))
+        raise CheckFailed(say("bonus.unknown_status", status=result.returncode), seen=ctx.evidence(result))
     said = " ".join((result.stderr + " " + result.stdout).split())
     if unknown not in said or str(sessions) not in said:
         raise CheckFailed(say("bonus.unknown_silent", session_id=unknown, sessions=sessions, said=said[:300]))
@@ -571,10 +461,10 @@ def test_damaged_then_continue(ctx):
     cut_last_line(damaged)
     torn = damaged.read_bytes()
 
-    first = mca(ctx, "--yes", "--resume", source.stem, "--sessions-dir", str(sessions), "hi", cwd=ws)
+    first = ctx.run_agent("--yes", "--resume", source.stem, "--sessions-dir", str(sessions), "hi", cwd=ws)
     if first.returncode != 0:
         raise CheckFailed(say("bonus.damaged_failed", command=first.short_command(), status=first.returncode),
-                          seen=evidence(first))
+                          seen=ctx.evidence(first))
     said = " ".join((first.stderr + " " + first.stdout).split())
     if not re.search(r"\bline 8\b", said):
         raise CheckFailed(say("bonus.damaged_silent", said=said[:300]))
@@ -586,10 +476,10 @@ def test_damaged_then_continue(ctx):
     recovery = made[0]
     kept = recovery.read_bytes()
 
-    second = mca(ctx, "--yes", "--resume", "--sessions-dir", str(sessions), "hi again", cwd=ws)
+    second = ctx.run_agent("--yes", "--resume", "--sessions-dir", str(sessions), "hi again", cwd=ws)
     if second.returncode != 0:
         raise CheckFailed(say("bonus.damaged_failed", command=second.short_command(), status=second.returncode),
-                          seen=evidence(second))
+                          seen=ctx.evidence(second))
     now = recovery.read_bytes() if recovery.is_file() else b""
     asked = [line for line in read_lines(recovery) if line.message.get("content") == "hi again"]
     if not now.startswith(kept) or len(now) == len(kept) or not asked:
@@ -607,10 +497,10 @@ def test_dangling_tool_call(ctx):
         raise CheckFailed(say("bonus.killed_empty", seen=described(after)))
     killed = logs_in(sessions)[0]
     before = killed.read_bytes()
-    result = mca(ctx, "--yes", "--resume", killed.stem, "--sessions-dir", str(sessions), "hi", cwd=ws)
+    result = ctx.run_agent("--yes", "--resume", killed.stem, "--sessions-dir", str(sessions), "hi", cwd=ws)
     if result.returncode != 0:
         raise CheckFailed(say("bonus.dangling_failed", command=result.short_command(), status=result.returncode),
-                          seen=evidence(result))
+                          seen=ctx.evidence(result))
     if killed.read_bytes() != before:
         raise CheckFailed(say("bonus.dangling_changed"))
     made = [p for p in logs_in(sessions) if p != killed]
@@ -678,9 +568,8 @@ def test_append_is_incremental(ctx):
     line = '{"seq": %d, "ts": "2026-01-01T00:00:00.000Z", "type": "usage", "input_tokens": 1, "output_tokens": 1}\n'
     body = "".join(line % seq for seq in range(1, 10_001)).encode("utf-8")
     log.write_bytes(body)
-    result = spawn.run([*spawn.LAB_PYTHON, "-c", APPEND_HARNESS, str(log), "10000"], cwd=root,
-                       env=spawn.mca_env(ctx.lab), timeout=TURN_TIMEOUT)
-    expect_ok(result)
+    result = ctx.run_harness(ctx.harness("append", APPEND_HARNESS), str(log), "10000", cwd=root)
+    ctx.expect_ok(result)
     report = json.loads(result.stdout.strip().splitlines()[-1])
     if report.get("skip"):
         pytest.skip(say("bonus.no_proc_io"))
@@ -697,20 +586,20 @@ def test_append_is_incremental(ctx):
 def test_single_writer(ctx):
     """A second process that resumes a session still being written is refused, never interleaved silently."""
     ws, sessions = workspace(ctx, "single-writer")
-    with spawn.start_mca(ctx.lab, "--yes", "--sessions-dir", str(sessions), cwd=ws) as writer:
+    with ctx.start_agent("--yes", "--sessions-dir", str(sessions), cwd=ws) as writer:
         writer.send("hi\n")
 
         def answered():
             found = logs_in(sessions)
             return found and any(line.message.get("role") == "assistant" for line in read_lines(found[0]))
 
-        if not wait_until(lambda: answered() or not writer.running(), spawn.scaled(WAIT_TIMEOUT)) or not answered():
+        if not wait_until(lambda: answered() or not writer.running(), ctx.scaled(WAIT_TIMEOUT)) or not answered():
             found = logs_in(sessions)
             seen = shapes(read_lines(found[0])) if found else "no log"
             raise CheckFailed(say("bonus.writer_not_ready", seconds=WAIT_TIMEOUT, seen=seen))
         log = logs_in(sessions)[0]
         before = log.read_bytes()
-        second = mca(ctx, "--yes", "--resume", log.stem, "--sessions-dir", str(sessions), "hi", cwd=ws)
+        second = ctx.run_agent("--yes", "--resume", log.stem, "--sessions-dir", str(sessions), "hi", cwd=ws)
         added = len(log.read_bytes()) - len(before)
         writer.send("/exit\n")
         writer.close_stdin()

@@ -1,4 +1,4 @@
-"""What a check module uses to fail in words a student can act on.
+"""How a check fails in words a student can act on.
 
 A check fails by raising `CheckFailed(message, expected=..., seen=...)` (or by a
 plain `assert` with a message). Keep `expected` and `seen` to a line each: the
@@ -6,10 +6,6 @@ report prints them as they are.
 """
 
 from __future__ import annotations
-
-from grader.spawn import ChildResult, ChildTimeout  # re-exported for check modules
-
-__all__ = ["CheckFailed", "ChildResult", "ChildTimeout", "expect_equal", "expect_exit", "short"]
 
 
 class CheckFailed(Exception):
@@ -32,14 +28,3 @@ def expect_equal(seen: object, expected: object, message: str) -> None:
     """Raise CheckFailed(message) unless seen == expected."""
     if seen != expected:
         raise CheckFailed(message, expected=expected, seen=seen)
-
-
-def expect_exit(result: ChildResult, code: int = 0, message: str | None = None) -> None:
-    """Raise CheckFailed unless the child exited with `code`; the stderr tail is the evidence."""
-    if result.returncode != code:
-        tail = result.stderr_tail(5).strip()
-        raise CheckFailed(
-            message or f"`{result.short_command()}` exited with status {result.returncode}",
-            expected=f"exit status {code}",
-            seen=f"exit status {result.returncode}" + (f"; stderr ends with: {tail}" if tail else ""),
-        )

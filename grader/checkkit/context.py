@@ -1,0 +1,119 @@
+"""`ctx`, what every check receives: the lab to run, scratch dirs, the run's seed.
+
+Checks never start a process themselves: `ctx.run_agent(...)`, `ctx.start_agent(...)`
+and `ctx.run_harness(...)` start the lab's code isolated (grader/spawn/lab.py) and
+record each child for the reproduce lines of `--keep`. Inputs a check generates come
+from `ctx.rng(name)`: a random generator seeded from the run's seed and the name, so
+`grader check DAY --seed N` gives every check exactly the same inputs again, with or
+without `--only`.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.checkkit import children
+from grader.checkkit.messages import Messages
+from grader.course import Course, Day
+from grader.spawn import Child, ChildResult, LabRunner, run, scaled
+
+TURN_TIMEOUT = 30   # seconds for one agent turn with the mock; it needs well under one
+TOOL_TIMEOUT = 10   # seconds for a quick command (`log inspect`, a harness): a stuck one must not cost minutes
+
+
+@dataclass
+class CheckContext:
+    lab: Path            # the copy of the student's lab being graded (never the lab itself)
+    day: Day
+    course: Course
+    fixtures: Path       # a copy of the day's checks folder, taken before any student code ran
+    sample: Path | None  # a copy of the course's sample workspace
+    keep: bool           # --keep: scratch dirs survive the run
+    run_root: Path       # every scratch dir of this run lives under it
+    seed: int
+    runner: LabRunner
+    say: Messages
+    _used: set[str] = field(default_factory=set, repr=False)
+    _children: list[ChildResult] = field(default_factory=list, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        self.runner.on_finish = self._record
+
+    # -- scratch space and inputs --------------------------------------------------
+
+    def tmp(self, name: str) -> Path:
+        """A fresh, empty scratch directory named after `name` (suffixed if taken)."""
+        safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name) or "tmp"
+        candidate, number = safe, 1
+        while candidate in self._used or (self.run_root / candidate).exists():
+            number += 1
+            candidate = f"{safe}-{number}"
+        self._used.add(candidate)
+        path = self.run_root / candidate
+        path.mkdir(parents=True)
+        return path
+
+    def rng(self, name: str) -> random.Random:
+        """Random inputs for `name`, the same for the same seed (a str seed hashes stably)."""
+        return random.Random(f"{self.seed}/{self.day.id}/{name}")
+
+    def workspace(self, name: str) -> Path:
+        """A scratch dir holding a fresh copy of the sample workspace; returns the copy."""
+        if self.sample is None:
+            raise RuntimeError("the course has no sample workspace (course.toml [course] workspace)")
+        target = self.tmp(name) / "workspace"
+        shutil.copytree(self.sample, target)
+        return target
+
+    # -- the lab's code ------------------------------------------------------------
+
+    def run_agent(self, *args: str, cwd: Path, timeout: float = TURN_TIMEOUT, **options) -> ChildResult:
+        return self.runner.run_agent(*args, cwd=cwd, timeout=timeout, **options)
+
+    def start_agent(self, *args: str, cwd: Path, **options) -> Child:
+        return self.runner.start_agent(*args, cwd=cwd, **options)
+
+    def harness(self, name: str, code: str) -> Path:
+        """Write a harness script (grader code that imports the lab) into a scratch dir."""
+        return self.runner.write_harness(self.tmp(f"harness-{name}"), name, code)
+
+    def run_harness(self, script: Path, *args: str, cwd: Path | None = None, timeout: float = TOOL_TIMEOUT,
+                    **options) -> ChildResult:
+        return self.runner.run_harness(script, *args, cwd=cwd or script.parent, timeout=timeout, **options)
+
+    def run_process(self, argv, *, cwd: Path, timeout: float = TOOL_TIMEOUT, **options) -> ChildResult:
+        """A child that is not the lab's code (a tool of the check's own), recorded like the others."""
+        return run(argv, cwd=cwd, timeout=timeout, on_finish=self._record, **options)
+
+    def scaled(self, seconds: float) -> float:
+        return scaled(seconds)
+
+    # -- reading children ------------------------------------------------------------
+
+    def evidence(self, result: ChildResult) -> str:
+        return children.evidence(result, self.say, self.course.agent.package)
+
+    def expect_ok(self, result: ChildResult, message: str | None = None, code: int = 0) -> None:
+        children.expect_exit(result, self.say, self.course.agent.package, code, message)
+
+    def json_of(self, result: ChildResult) -> dict:
+        """The JSON object a child printed, after checking it exited 0."""
+        self.expect_ok(result)
+        return children.last_json_object(result, self.say)
+
+    # -- the record of children, per check ----------------------------------------------
+
+    def _record(self, result: ChildResult) -> None:
+        with self._lock:
+            self._children.append(result)
+
+    def take_children(self) -> list[ChildResult]:
+        """The children finished since the last call, oldest first."""
+        with self._lock:
+            taken, self._children[:] = list(self._children), []
+        return taken

@@ -1,0 +1,107 @@
+"""Reading session logs the way the checks need: leniently, line by line.
+
+The log format is a course contract (one JSON object per line, `seq`, `ts`, `type`),
+so checks parse it themselves instead of trusting the lab's reader. A line that is
+not a complete JSON object is kept with `data` None, never an exception.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork")
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    raw: bytes
+    data: dict | None  # None: not a complete JSON object
+
+    @property
+    def kind(self) -> str:
+        """`message ROLE[+tool_calls]` or the type, for comparing shapes."""
+        if self.data is None:
+            return "(not a JSON object)"
+        if self.data.get("type") != "message":
+            return str(self.data.get("type"))
+        message = self.message
+        calls = "+tool_calls" if message.get("tool_calls") else ""
+        return f"message {message.get('role')}{calls}"
+
+    @property
+    def message(self) -> dict:
+        if self.data and self.data.get("type") == "message" and isinstance(self.data.get("message"), dict):
+            return self.data["message"]
+        return {}
+
+    def text(self, limit: int = 160) -> str:
+        return self.raw[:limit].decode("utf-8", "replace")
+
+
+def parse_lines(data: bytes) -> list[Line]:
+    lines = []
+    for number, raw in enumerate(data.splitlines(keepends=True), start=1):
+        try:
+            value = json.loads(raw) if raw.endswith(b"\n") else None
+        except ValueError:
+            value = None
+        lines.append(Line(number, raw, value if isinstance(value, dict) else None))
+    return lines
+
+
+def read_lines(path: Path) -> list[Line]:
+    """Every line of a log; no file reads as no lines."""
+    return parse_lines(path.read_bytes()) if Path(path).is_file() else []
+
+
+def shapes(lines: list[Line]) -> str:
+    return ", ".join(line.kind for line in lines) or "no lines"
+
+
+def described(lines: list[Line]) -> str:
+    """`3 lines (message system, message user, usage)`."""
+    count = f"{len(lines)} line{'' if len(lines) == 1 else 's'}"
+    return f"{count} ({shapes(lines)})" if lines else count
+
+
+def logs_in(directory: Path) -> list[Path]:
+    return sorted(Path(directory).glob("*.jsonl")) if Path(directory).is_dir() else []
+
+
+def names(paths) -> str:
+    return ", ".join(p.name for p in paths) or "nothing"
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def is_utc(ts) -> bool:
+    """An ISO-8601 time with a zero offset (`...Z` or `...+00:00`)."""
+    if not isinstance(ts, str) or not (ts.endswith("Z") or ts.endswith("+00:00")):
+        return False
+    try:
+        parsed = datetime.fromisoformat(ts[:-1] + "+00:00" if ts.endswith("Z") else ts)
+    except ValueError:
+        return False
+    return parsed.utcoffset() == timedelta(0)
+
+
+def why_not_utc(ts) -> str:
+    """What is wrong with a ts that is not ISO-8601 UTC, in a few words."""
+    if not isinstance(ts, str):
+        return f"it is {type(ts).__name__} {ts!r}, not a string"
+    try:
+        parsed = datetime.fromisoformat(ts[:-1] + "+00:00" if ts.endswith("Z") else ts)
+    except ValueError:
+        return f"{ts!r} is not ISO-8601"
+    if parsed.utcoffset() is None:
+        return f"{ts!r} has no offset: local time, not UTC"
+    if parsed.utcoffset() != timedelta(0):
+        return f"{ts!r} is local time (offset {parsed.utcoffset()}), not UTC"
+    return f"{ts!r} does not end in Z or +00:00"

@@ -1,0 +1,147 @@
+"""Starting the lab's code: an isolated interpreter, a scrubbed environment, honest repro lines.
+
+A lab child runs the *base* interpreter (not the kit's virtualenv) with `-I -S`:
+isolated mode ignores PYTHON* variables, the user's site dir and the current
+directory, and `-S` keeps every installed package (the grader's own included) out
+of reach. The agent uses the standard library only, so it needs nothing more. A
+tiny launcher puts the lab on `sys.path` and runs the agent's package as
+`__main__`. The environment loses the agent's own variables (`MCA_*`: a student's
+API key never reaches a check), the grader's (`GRADER_*`), the virtualenv's, `PWD`
+and every path inside the kit. What this does not stop (a process of the same user
+can read /proc) is in docs/reliability.md.
+
+The reproduce line a check prints is built here, once, from the student's own lab
+(not the graded copy), so the same line shows whether a fix worked.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from grader.course import Agent
+from grader.spawn.child import Child, ChildResult, run, start
+
+
+def base_python() -> str:
+    """The interpreter the kit's virtualenv was made from (or this one, outside a venv)."""
+    base = getattr(sys, "_base_executable", None)
+    return base if base and os.path.exists(base) else sys.executable
+
+
+_LAUNCHER = ("import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); "
+             "runpy.run_module(sys.argv.pop(1), run_name='__main__', alter_sys=True)")
+_HARNESS_PRELUDE = "import sys\nsys.path.insert(0, sys.argv.pop(1))  # the lab whose code this harness calls\n"
+_PROBE = """
+import importlib, pkgutil, sys
+sys.path.insert(0, sys.argv[1])
+package = importlib.import_module(sys.argv[2])
+for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+    if not module.name.endswith(".__main__"):  # the entry point runs the program when imported
+        importlib.import_module(module.name)
+print("imported")
+"""
+_ALWAYS = {"PYTHONDONTWRITEBYTECODE": "1", "NO_COLOR": "1"}  # for the children's own children
+_DROPPED = ("VIRTUAL_ENV", "PWD", "OLDPWD", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "_")
+
+
+@dataclass
+class LabRunner:
+    """Runs one lab's agent and harnesses for the checks of one grading run."""
+
+    lab: Path                      # the copy being graded
+    agent: Agent
+    shown_lab: Path | None = None  # the student's own lab, for reproduce lines
+    pycache: Path | None = None    # share compiled bytecode here (never inside a lab)
+    kit_paths: tuple[Path, ...] = ()
+    on_finish: Callable[[ChildResult], None] | None = None
+    python: str = field(default_factory=base_python)
+
+    # -- environment -------------------------------------------------------------
+
+    def env(self, extra: dict[str, str] | None = None, *, mock: bool = True) -> dict[str, str]:
+        """The grader's environment without the agent's, the grader's and the kit's traces."""
+        kit = [str(p) for p in self.kit_paths]
+        env = {}
+        for key, value in os.environ.items():
+            if key.startswith((self.agent.env_prefix, "GRADER_", "PYTEST_")) or key in _DROPPED:
+                continue
+            if key == "PATH":
+                value = os.pathsep.join(p for p in value.split(os.pathsep)
+                                        if p and not any(p == k or p.startswith(k + os.sep) for k in kit))
+            elif any(k in value for k in kit):
+                continue
+            env[key] = value
+        env.update(_ALWAYS)
+        if mock:
+            env.update(self.agent.mock_env)
+        env.update(extra or {})
+        return env
+
+    def _flags(self) -> list[str]:
+        flags = [self.python, "-I", "-S", "-u", "-X", "utf8"]
+        return flags + (["-X", f"pycache_prefix={self.pycache}"] if self.pycache else ["-B"])
+
+    def _shown_env(self, env: dict[str, str]) -> str:
+        """The variables a reproduce line must set: those a check chose, never the scrubbed rest."""
+        shown = {k: v for k, v in env.items() if k in self.agent.mock_env or os.environ.get(k) != v}
+        shown = {k: v for k, v in shown.items() if k not in _ALWAYS}
+        return " ".join(f"{k}={shlex.quote(v)}" for k, v in shown.items())
+
+    def _options(self, shown: str, cwd, env, python_path: bool) -> dict:
+        lab = shlex.quote(str(self.shown_lab or self.lab))
+        prefix = self._shown_env(env)
+        path = f"PYTHONPATH={lab} " if python_path else ""
+        repro = f"cd {shlex.quote(str(cwd))} && {prefix + ' ' if prefix else ''}{path}{shown}"
+        return {"shown": shown, "repro": repro, "on_finish": self.on_finish}
+
+    # -- the agent -----------------------------------------------------------------
+
+    def agent_argv(self, *args: str) -> list[str]:
+        return [*self._flags(), "-c", _LAUNCHER, str(self.lab), self.agent.package, *args]
+
+    def _agent(self, args, cwd, extra_env, mock):
+        env = self.env(extra_env, mock=mock)
+        shown = shlex.join(["python", "-m", self.agent.package, *args])
+        return self.agent_argv(*args), env, self._options(shown, cwd, env, python_path=True)
+
+    def run_agent(self, *args: str, cwd: Path, timeout: float = 30, input: str | None = None,
+                  extra_env: dict[str, str] | None = None, mock: bool = True) -> ChildResult:
+        """`python -m <agent> ARGS` from `cwd`, to completion (ChildTimeout past `timeout`)."""
+        argv, env, options = self._agent(args, cwd, extra_env, mock)
+        return run(argv, cwd=cwd, env=env, timeout=timeout, input=input, **options)
+
+    def start_agent(self, *args: str, cwd: Path, extra_env: dict[str, str] | None = None,
+                    mock: bool = True) -> Child:
+        """Start `python -m <agent> ARGS` (a REPL, or a round to interrupt) and return the Child."""
+        argv, env, options = self._agent(args, cwd, extra_env, mock)
+        return start(argv, cwd=cwd, env=env, **options)
+
+    # -- harnesses: grader-written code that calls the lab's functions ------------------
+
+    def write_harness(self, directory: Path, name: str, code: str) -> Path:
+        path = Path(directory) / f"{name}.py"
+        path.write_text(_HARNESS_PRELUDE + code, encoding="utf-8")
+        return path
+
+    def run_harness(self, script: Path, *args: str, cwd: Path, timeout: float = 30, input: str | None = None,
+                    extra_env: dict[str, str] | None = None) -> ChildResult:
+        """Run a harness file (see write_harness) with the lab importable; args follow the lab path."""
+        env = self.env(extra_env)
+        shown = shlex.join(["python", str(script), str(self.shown_lab or self.lab), *args])
+        options = self._options(shown, cwd, env, python_path=False)
+        return run([*self._flags(), str(script), str(self.lab), *args], cwd=cwd, env=env, timeout=timeout,
+                   input=input, **options)
+
+    def probe(self, cwd: Path, timeout: float) -> ChildResult:
+        """Import every module of the lab's package once: does the lab start at all?
+        `timeout` is taken as it is (not scaled again)."""
+        env = self.env()
+        shown = f"python -c 'import {self.agent.package} and all its modules'"
+        options = self._options(shown, cwd, env, python_path=True)
+        return run([*self._flags(), "-c", _PROBE, str(self.lab), self.agent.package], cwd=cwd, env=env,
+                   timeout=timeout, exact=True, **options)

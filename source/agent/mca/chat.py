@@ -1,0 +1,94 @@
+"""One conversation: the history, the agent that extends it, and the log that records it.
+
+A Chat owns at most one open session log at a time. A new session is created only
+when the first turn starts (so opening the REPL and leaving creates nothing); its
+first event is the system message. A resumed session brings its history back from
+the log. Every agent event is recorded first and shown second: what is on the
+screen is already on disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .agent.events import AgentEvent, MessageAdded
+from .agent.loop import run_turn
+from .gateway.base import Gateway
+from .screen import Screen
+from .session import SessionLog
+from .session.recorder import SessionRecorder
+from .session.resume import Resumed, resume
+from .tools.approval import Approver
+from .tools.registry import ToolRegistry
+
+SYSTEM_PROMPT = (
+    "You are mca, a small coding agent. You work inside one project directory and use "
+    "your tools to read files, edit them and run commands there. Check your work by "
+    "running it, and say plainly what you found and what you changed."
+)
+
+
+@dataclass
+class Agent:
+    """The parts of a turn that stay the same from session to session."""
+
+    gateway: Gateway
+    tools: ToolRegistry
+    approver: Approver
+
+
+class Chat:
+    """The current session: its id, its open log and its message history."""
+
+    def __init__(self, sessions_dir: Path, agent: Agent, screen: Screen) -> None:
+        self.sessions_dir = sessions_dir
+        self.agent = agent
+        self.screen = screen
+        self.session_id: str | None = None
+        self.log: SessionLog | None = None
+        self.recorder: SessionRecorder | None = None
+        self.history: list[dict] = []
+
+    def start_new(self) -> None:
+        """Create a session; its first event is the system message."""
+        self.close()
+        self.log = SessionLog.create(self.sessions_dir)
+        self.session_id = self.log.session_id
+        self.recorder = SessionRecorder(self.log)
+        self.history = [{"role": "system", "content": SYSTEM_PROMPT}]
+        self.emit(MessageAdded(self.history[0]))
+        self.recorder.end_turn()
+        self.screen.status(f"new session {self.session_id} (log: {self.log.path})")
+
+    def resume(self, session_id: str | None = None) -> Resumed:
+        """Continue the latest session, or ``session_id``, and say what came back."""
+        resumed = resume(self.sessions_dir, session_id)
+        self.close()
+        self.log, self.session_id = resumed.log, resumed.session_id
+        self.recorder = SessionRecorder(resumed.log)
+        self.history = list(resumed.messages)
+        self.screen.status(f"resumed {resumed.session_id}: {resumed.replayed} messages restored")
+        for note in resumed.notes:
+            self.screen.status(f"  {note}")
+        return resumed
+
+    def ask(self, text: str) -> str:
+        """Run one turn (creating the session first if there is none yet)."""
+        if self.log is None:
+            self.start_new()
+        agent = self.agent
+        try:
+            return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools,
+                            approver=agent.approver, emit=self.emit)
+        finally:
+            self.recorder.end_turn()
+
+    def emit(self, event: AgentEvent) -> None:
+        self.recorder.handle(event)  # on disk first ...
+        self.screen.show(event)      # ... then on the screen
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()
+        self.log = self.recorder = None

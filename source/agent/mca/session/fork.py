@@ -1,0 +1,131 @@
+"""Fork: grow a new session from a clean point of an existing one.
+
+A fork copies the parent's first lines, up to and including event N, into a new
+file, byte for byte and with the same seq numbers (so "event 8" means the same thing
+in both), then adds one ``fork`` event that records where it came from. The parent
+is only ever read.
+
+That is not a rollback. A rollback moves the current session back; a fork leaves
+it exactly as it was and starts a second one. Neither touches files on disk that
+the agent edited: restoring those needs file snapshots.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable
+
+from .ids import fresh_session_id, session_path
+from .log import Event, SessionError, SessionLog, fsync_directory, fsync_requested, parse_line, read_events
+
+
+class ForkError(ValueError):
+    """A fork that cannot be made, with the reason and what to do instead."""
+
+
+def fork_points(events: Iterable[Event]) -> list[int]:
+    """The seqs where a conversation can be cut cleanly.
+
+    A user message, or an assistant message that asks for no tools. Cutting right
+    after an assistant message with tool calls would leave calls without results,
+    and the next request to the model would be invalid. System and tool messages
+    are never fork points.
+    """
+    # BEGIN SOLUTION day-07 E4
+    points = []
+    for event in events:
+        message = event.message
+        if message is None:
+            continue
+        role = message.get("role")
+        if role == "user" or (role == "assistant" and not message.get("tool_calls")):
+            points.append(event.seq)
+    return points
+    # END SOLUTION day-07 E4
+    # BEGIN SCAFFOLD day-07 E4
+    # # TODO(E4): offer only clean boundaries - user messages, and assistant messages
+    # # without tool_calls. Cutting anywhere else leaves a conversation the model
+    # # cannot continue. For now every event is offered.
+    # return [event.seq for event in events]
+    # END SCAFFOLD day-07 E4
+
+
+def _prefix_size(parent: Path, at_seq: int) -> tuple[Event | None, int]:
+    """Read the parent up to event ``at_seq``: return that event and the byte size of the prefix.
+
+    Streams line by line, so forking a huge log does not load it into memory.
+    Returns ``(None, 0)`` if a bad line comes first or the seq is not there.
+    """
+    size = 0
+    previous_seq = 0
+    with open(parent, "rb") as handle:
+        for raw in handle:
+            if not raw.endswith(b"\n"):
+                return None, 0
+            event, _problem = parse_line(raw, previous_seq)
+            if event is None or event.seq > at_seq:
+                return None, 0
+            size += len(raw)
+            if event.seq == at_seq:
+                return event, size
+            previous_seq = event.seq
+    return None, 0
+
+
+def clean_prefix_size(parent: Path, at_seq: int) -> int | None:
+    """The byte size of the parent's lines up to event ``at_seq`` if that is a fork point, else None."""
+    event, size = _prefix_size(parent, at_seq)
+    if event is None or at_seq not in fork_points([event]):
+        return None
+    return size
+
+
+def listed_fork_points(path: Path) -> str:
+    """All fork points of a log, for a message ("2, 8, 9, 19")."""
+    return ", ".join(map(str, fork_points(read_events(path).events))) or "none"
+
+
+def _copy_prefix(parent: Path, child: Path, size: int) -> None:
+    """Create ``child`` holding exactly the first ``size`` bytes of ``parent``."""
+    with open(parent, "rb") as source, open(child, "xb") as target:
+        remaining = size
+        while remaining:
+            chunk = source.read(min(remaining, 1 << 16))
+            if not chunk:
+                raise SessionError(f"{parent.name} shrank while it was being forked")
+            target.write(chunk)
+            remaining -= len(chunk)
+        if fsync_requested():
+            target.flush()
+            os.fsync(target.fileno())
+
+
+def fork(sessions_dir: Path | str, parent_id: str, at_seq: int) -> str:
+    """Make a new session from ``parent_id``'s events up to ``at_seq``; return its id."""
+    sessions_dir = Path(sessions_dir)
+    parent = session_path(sessions_dir, parent_id)
+    if not parent.is_file():
+        raise ForkError(f"no session {parent_id} in {sessions_dir}")
+    prefix_bytes = clean_prefix_size(parent, at_seq)
+    if prefix_bytes is None:
+        raise ForkError(f"seq {at_seq} is not a fork point of {parent_id}; fork points: {listed_fork_points(parent)}")
+
+    child_id = fresh_session_id(sessions_dir)
+    child = session_path(sessions_dir, child_id)
+    # BEGIN SOLUTION day-07 E5
+    _copy_prefix(parent, child, prefix_bytes)
+    # END SOLUTION day-07 E5
+    # BEGIN SCAFFOLD day-07 E5
+    # _copy_prefix(parent, child, prefix_bytes)
+    # # Keep the two in step: both now end at the fork point.
+    # os.truncate(parent, prefix_bytes)
+    # END SCAFFOLD day-07 E5
+    if fsync_requested():
+        fsync_directory(sessions_dir)
+    with SessionLog.open_append(child, last_seq=at_seq) as log:
+        log.append("fork", **{"from": parent_id, "atSeq": at_seq})
+    return child_id
+
+
+__all__ = ["ForkError", "clean_prefix_size", "fork", "fork_points", "listed_fork_points"]
