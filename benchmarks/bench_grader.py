@@ -30,7 +30,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from common import (ROOT, ROUND1_LOG, SOLUTION, Row, check_ok, child_env, fmt_time, median, run_child,
+from common import (ROOT, SOLUTION, Row, check_ok, child_env, fmt_time, median, run_child, write_round1,
                     verdict)
 
 GOAL_SECONDS = 2.0
@@ -182,9 +182,9 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     starts, warmup = (1, 0) if quick else (5, 1)
     inspect_root = workdir / "inspect"
     (inspect_root / ".sessions").mkdir(parents=True)
-    shutil.copy2(ROUND1_LOG, inspect_root / ".sessions" / ROUND1_LOG.name)
+    round1_log = write_round1(inspect_root / ".sessions")
     lab_env = child_env()
-    inspect_argv = [python, "-m", "mca", "log", "inspect", ROUND1_LOG.stem, "--json"]
+    inspect_argv = [python, "-m", "mca", "log", "inspect", round1_log.stem, "--json"]
     probes = {
         "python -c pass": ([python, "-c", "pass"], env),
         "import grader.cli": ([python, "-c", "import grader.cli"], env),

@@ -18,8 +18,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "solutions" / "day-07-session-resume"
-ROUND1_LOG = next((ROOT / "grader" / "checks" / "day07" / "logs" / "round1").glob("*.jsonl"))
 SESSION_ID = "s-20261129-103309-7300"  # any well-formed id; the files are ours
+if str(ROOT) not in sys.path:  # the grader's log generator makes the logs measured here
+    sys.path.insert(0, str(ROOT))
 
 
 def use_solution() -> None:
@@ -67,17 +68,30 @@ def fmt_mb(n_bytes: float) -> str:
 
 # --------------------------------------------------------------------------- synthetic logs
 
+def round1():
+    """A round-1 log made by the grader's generator from a fixed seed (the same every run)."""
+    import random
+
+    from grader.checkkit.loggen import round1_log
+    return round1_log(random.Random("benchmarks"))
+
+
+def write_round1(directory: Path) -> Path:
+    log = round1()
+    return log.write(directory)
+
+
 def _round1_events() -> list[dict]:
-    """The eight events of the grader's canonical round-1 log (a real mca round)."""
-    return [json.loads(line) for line in ROUND1_LOG.read_bytes().splitlines()]
+    """The eight events of a round-1 log: system, user, a tool round, usage, the answer."""
+    return round1().events
 
 
 def make_log(path: Path, events: int) -> Path:
     """Write a valid log of exactly ``events`` events at ``path``.
 
-    It is built from real lines: the system message, then round 1's seven events
-    (user, usage, assistant with a tool call, tool_end, tool result, usage,
-    assistant) over and over, with seq renumbered; about 290 bytes an event. The
+    It is built from generated round-1 lines (non-ASCII text included): the system
+    message, then round 1's seven events (user, usage, assistant with a tool call,
+    tool_end, tool result, usage, assistant) over and over, with seq renumbered. The
     remainder is filled with ``usage`` events, so the last *message* is always an
     assistant reply without tool calls: the log ends at a clean boundary, and
     resume keeps appending to it (no recovery fork).

@@ -12,7 +12,6 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 from typing import Mapping
 
 MANIFEST_NAME = "course.toml"
@@ -33,11 +32,16 @@ class Exercise:
 
 @dataclass(frozen=True)
 class Check:
+    """One check. `exercises`: the points whose scaffold fails it (verify holds this exactly).
+    `depends`: points it also rests on through provided code, which some mistakes there can
+    break while their scaffold does not (its messages then name that point)."""
+
     id: str
     title: str
     exercises: tuple[str, ...]
     hints: tuple[str, ...]
     bonus: bool = False
+    depends: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,7 @@ class Agent:
     """
 
     package: str = "mca"
-    mock_env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({"MOCK": "1"}))
+    mock_env: Mapping[str, str] = field(default_factory=lambda: {"MOCK": "1"})  # a dict: courses are pickled
     env_prefix: str = "MCA_"
     runtime_dirs: tuple[str, ...] = (".sessions",)
 

@@ -229,11 +229,13 @@ def _run_pytest(module: Path, run_root: Path, plugin: GraderPlugin) -> tuple[int
 
 
 def _forget_modules(run_root: Path) -> None:
-    """Drop the checks modules this run imported: every day's module is `checks.py`, and the
-    next run in this process (verify, the kit's tests) must import its own, not this one."""
+    """Drop the checks modules this run imported: every day's folder is copied as `fixtures`
+    with a `checks.py`, and the next run in this process (verify, the kit's tests) must
+    import its own, not this one (pytest may also have made an empty `fixtures` package)."""
     for name, module in list(sys.modules.items()):
         file = getattr(module, "__file__", None)
-        if file and Path(file).resolve().is_relative_to(run_root):
+        if name == "fixtures" or name.startswith("fixtures.") or (
+                file and Path(file).resolve().is_relative_to(run_root)):
             del sys.modules[name]
 
 

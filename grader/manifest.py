@@ -12,7 +12,8 @@ Format (format_version = 2)::
     [[days]]            id (ends in its number), slug, title, lab, solution, checks_dir (optional,
                         default grader/checks/<id without dashes>), sheet (optional), scaffold_passes
     [[days.exercises]]  id, file, symbol, kind ("todo" | "trap"), summary
-    [[days.checks]]     id, title, exercises (list of exercise ids), hints (non-empty), bonus
+    [[days.checks]]     id, title, exercises (list of exercise ids), depends (optional, likewise),
+                        hints (non-empty), bonus
 
 Paths are relative to the manifest. The loader insists that the source tree and
 every exercise file in it exist (they are the single source). It does not insist on
@@ -25,7 +26,6 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from types import MappingProxyType
 
 from grader.course import Agent, Check, Course, CourseError, Day, Exercise
 
@@ -127,7 +127,7 @@ class _Validator:
         package = self.take(raw, entry, "package", str, default=default.package, required=False)
         if not re.fullmatch(r"[A-Za-z_]\w*", package):
             raise self.fail(entry, f"`package` = {package!r} is not a Python package name", "write e.g. \"mca\"")
-        return Agent(package=package, mock_env=MappingProxyType(dict(mock)),
+        return Agent(package=package, mock_env=dict(mock),
                      env_prefix=self.take(raw, entry, "env_prefix", str, default=default.env_prefix, required=False),
                      runtime_dirs=self.strings(raw, entry, "runtime_dirs", default=default.runtime_dirs))
 
@@ -192,19 +192,25 @@ class _Validator:
             raise self.fail(entry, "must be a table", "write it as a [[days.checks]] table")
         check_id = self.take(raw, entry, "id", str)
         entry = f"{day_entry} check {check_id!r}"
-        self.no_extra(raw, entry, {"id", "title", "exercises", "hints", "bonus"})
+        self.no_extra(raw, entry, {"id", "title", "exercises", "depends", "hints", "bonus"})
         exercises = self.strings(raw, entry, "exercises") if "exercises" in raw else \
             self.take(raw, entry, "exercises", list)
+        depends = self.strings(raw, entry, "depends")
         hints = self.strings(raw, entry, "hints") if "hints" in raw else self.take(raw, entry, "hints", list)
-        for ex_id in exercises:
+        for ex_id in (*exercises, *depends):
             if ex_id not in known:
                 raise self.fail(entry, f"names exercise point {ex_id!r}, which the day does not define",
                                 f"use one of: {', '.join(sorted(known)) or '(none defined)'}")
         if not hints or not all(h.strip() for h in hints):
             raise self.fail(entry, "has no hints (or an empty one)",
                             "give at least one hint: a nudge, then the concept, then a near-solution")
+        overlap = sorted(set(exercises) & set(depends))
+        if overlap:
+            raise self.fail(entry, f"{overlap[0]} is in both `exercises` and `depends`",
+                            "list a point in `exercises` when its scaffold fails the check, else in `depends`")
         return Check(id=check_id, title=self.take(raw, entry, "title", str), exercises=tuple(exercises),
-                     hints=tuple(hints), bonus=self.take(raw, entry, "bonus", bool, default=False, required=False))
+                     hints=tuple(hints), bonus=self.take(raw, entry, "bonus", bool, default=False, required=False),
+                     depends=tuple(depends))
 
 
 def _no_duplicates(validator: _Validator, entry: str, ids: list[str], what: str) -> None:

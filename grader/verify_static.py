@@ -143,11 +143,14 @@ def _docstring_row(day) -> VerifyRow:
     module = Path(day.checks_module)
     if not module.is_file():
         return VerifyRow(day.id, "check docstrings equal their titles", False, f"{module} is missing")
-    try:
-        tree = ast.parse(module.read_text(encoding="utf-8"), str(module))
-    except SyntaxError as exc:
-        return VerifyRow(day.id, "check docstrings equal their titles", False, f"{module}:{exc.lineno}: {exc.msg}")
-    docs = {node.name: ast.get_docstring(node) for node in tree.body if isinstance(node, ast.FunctionDef)}
+    docs = {}
+    for path in sorted(module.parent.glob("*.py")):  # a day may keep some checks in modules of their own
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        except SyntaxError as exc:
+            return VerifyRow(day.id, "check docstrings equal their titles", False, f"{path}:{exc.lineno}: {exc.msg}")
+        docs.update({node.name: ast.get_docstring(node) for node in tree.body
+                     if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")})
     problems = []
     for check in day.all_checks:
         name = "test_" + check.id.replace("-", "_")
@@ -162,7 +165,7 @@ def _mapping_row(day) -> VerifyRow:
     declared = {ex.id for ex in day.exercises}
     problems = []
     for c in day.all_checks:
-        unknown = [e for e in c.exercises if e not in declared]
+        unknown = [e for e in (*c.exercises, *c.depends) if e not in declared]
         if unknown:
             problems.append(f"{c.id} maps to unknown point(s) {', '.join(unknown)}")
     used = {e for c in day.all_checks for e in c.exercises}

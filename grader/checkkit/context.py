@@ -78,8 +78,11 @@ class CheckContext:
     def start_agent(self, *args: str, cwd: Path, **options) -> Child:
         return self.runner.start_agent(*args, cwd=cwd, **options)
 
-    def harness(self, name: str, code: str) -> Path:
-        """Write a harness script (grader code that imports the lab) into a scratch dir."""
+    def harness(self, name: str, code: str | None = None) -> Path:
+        """A harness script (grader code that imports the lab) in a scratch dir: `code`, or
+        the day's own `harnesses/<name>.py`."""
+        if code is None:
+            code = (self.fixtures / "harnesses" / f"{name}.py").read_text(encoding="utf-8")
         return self.runner.write_harness(self.tmp(f"harness-{name}"), name, code)
 
     def run_harness(self, script: Path, *args: str, cwd: Path | None = None, timeout: float = TOOL_TIMEOUT,

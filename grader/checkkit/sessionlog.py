@@ -59,6 +59,21 @@ def read_lines(path: Path) -> list[Line]:
     return parse_lines(path.read_bytes()) if Path(path).is_file() else []
 
 
+def chain_problem(messages: list[dict]) -> str | None:
+    """valid_chain (checkkit/chain.py) for messages in the log's shape
+    (`tool_calls: [{id, name, args}]`), as a real API would judge them."""
+    from grader.checkkit.chain import valid_chain
+    wire = []
+    for message in messages:
+        if isinstance(message, dict) and message.get("tool_calls"):
+            calls = [{"id": c.get("id"), "type": "function",
+                      "function": {"name": c.get("name"), "arguments": json.dumps(c.get("args", {}))}}
+                     for c in message["tool_calls"] if isinstance(c, dict)]
+            message = {**message, "tool_calls": calls}
+        wire.append(message)
+    return valid_chain(wire)
+
+
 def shapes(lines: list[Line]) -> str:
     return ", ".join(line.kind for line in lines) or "no lines"
 

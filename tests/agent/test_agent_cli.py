@@ -184,7 +184,8 @@ def test_repl_turns_then_eof(env, capsys):
     from mca.tools.approval import Approver
     from mca.tools.registry import default_tools
     tools = default_tools(Path(__import__("os").environ["MCA_WORKDIR"]))
-    chat = Chat(env / ".sessions", Agent(MockGateway(), tools, Approver.for_tools(tools, yes=True)), Screen())
+    chat = Chat(env / ".sessions", Agent(MockGateway(), tools, Approver.for_tools(tools, yes=True), {"gateway": "mock"}),
+                Screen())
     assert run_repl(chat, read_line) == 0
     assert "test_divide_by_zero" in capsys.readouterr().out
     assert len(sessions(env)[0].read_text().splitlines()) == 8

@@ -129,14 +129,18 @@ def test_gateway_errors_are_retried_with_growing_pauses(recorder):
     pauses: list[float] = []
     gateway = Scripted(GatewayError("busy"), GatewayError("busy"), text("finally"))
     _, reply = turn(gateway, fake_tools(), recorder, sleep=pauses.append)
-    assert reply == "finally" and pauses == [0.5, 1.0] and not recorder.of(ErrorOccurred)
+    assert reply == "finally" and pauses == [0.5, 1.0]
+    retried = recorder.of(ErrorOccurred)  # each failed attempt is an error worth logging, none ends the turn
+    assert [e.retrying for e in retried] == [True, True] and all(e.where == "gateway" for e in retried)
+    assert "busy" in retried[0].message and "0.5 s" in retried[0].message
 
 
 def test_after_the_last_retry_the_failure_is_reported_and_the_turn_ends(recorder):
     pauses: list[float] = []
     gateway = Scripted(*[GatewayError("down")] * 4)
     history, reply = turn(gateway, fake_tools(), recorder, sleep=pauses.append, retries=3)
-    (error,) = recorder.of(ErrorOccurred)
+    *retried, error = recorder.of(ErrorOccurred)
+    assert len(retried) == 3 and all(e.retrying for e in retried) and not error.retrying
     assert error.where == "gateway" and "down" in error.message
     assert len(pauses) == 3 and reply == "" and history[-1]["role"] == "user"
 

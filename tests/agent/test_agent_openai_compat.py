@@ -10,7 +10,7 @@ import pytest
 
 from mca.agent.events import UsageReported
 from mca.agent.loop import run_turn
-from mca.gateway import MockGateway, make_gateway
+from mca.gateway import MockGateway, gateway_config, make_gateway
 from mca.gateway.base import GatewayError
 from mca.gateway.openai_compat import OpenAICompatGateway, to_provider
 from mca.tools.approval import Approver
@@ -119,6 +119,11 @@ def test_plain_messages_omit_empty_tool_fields():
 
 
 def test_the_mock_is_used_when_mock_is_set_or_no_key():
-    assert isinstance(make_gateway({"MOCK": "1", "MCA_API_KEY": "k"}), MockGateway)
-    assert isinstance(make_gateway({}), MockGateway)
-    assert isinstance(make_gateway({"MCA_API_KEY": "k"}), OpenAICompatGateway)
+    assert isinstance(make_gateway(env={"MOCK": "1", "MCA_API_KEY": "k"}), MockGateway)
+    assert isinstance(make_gateway(env={}), MockGateway)
+    assert isinstance(make_gateway(env={"MCA_API_KEY": "k"}), OpenAICompatGateway)
+    assert gateway_config({"MCA_API_KEY": "k", "MCA_MODEL": "m", "MCA_BASE_URL": "http://h/v1"}) == \
+        {"gateway": "openai-compatible", "model": "m", "base_url": "http://h/v1"}   # never the key
+    frozen = make_gateway({"gateway": "openai-compatible", "model": "old", "base_url": "http://h/v1"},
+                          env={"MCA_API_KEY": "k", "MCA_MODEL": "new"})
+    assert isinstance(frozen, OpenAICompatGateway) and frozen.model == "old"

@@ -10,6 +10,8 @@ Python file:
     TARGETS = {"fork": "mca/session/fork.py"}  # optional: per-name targets
     ADD = ("_is_clean",)                    # optional: new helpers, appended to their target
     FAILS = ("replay-counts",)              # the exact set of checks it must fail
+    MAYBE = ("missing-line",)               # optional: checks it fails only on some generated
+                                            # inputs (the corpus runs with a seed of its own)
 
     import json                             # extra imports, added to each target file
 
@@ -50,6 +52,7 @@ class Patch:
     path: Path
     doc: str
     fails: frozenset[str]
+    maybe: frozenset[str] = frozenset()
     imports: list[str] = field(default_factory=list)
     # (target file, qualified name, source text of the replacement)
     replacements: list[tuple[str, str, str]] = field(default_factory=list)
@@ -88,6 +91,7 @@ def load_patch(path: Path) -> Patch:
         if not target:
             raise PatchError(f"{path.name}: no TARGET for {qualified}")
     patch.fails = frozenset(constants.get("FAILS", ()))
+    patch.maybe = frozenset(constants.get("MAYBE", ()))
     patch.added = frozenset(constants.get("ADD", ()))
     return patch
 

@@ -62,8 +62,8 @@ def test_mutant_fails_exactly_its_checks(gradings, lab_name):
     assert patch.fails, f"{patch.path.name} must name the checks it fails (FAILS)"
     assert patch.fails <= ids(day), f"unknown check ids in {patch.path.name}: {patch.fails - ids(day)}"
     graded = gradings.get(lab_name)
-    assert graded.failing == patch.fails, f"{patch.doc}\n{graded.explain()}"
-    for check_id in patch.fails:
+    assert patch.fails <= graded.failing <= patch.fails | patch.maybe, f"{patch.doc}\n{graded.explain()}"
+    for check_id in graded.failing:
         result = graded.check(check_id)
         assert result["status"] == "failed", f"{check_id} should fail, not {result['status']}: {result['message']}"
         assert result["message"] and "Traceback" not in result["message"]
@@ -73,17 +73,17 @@ def test_mutant_fails_exactly_its_checks(gradings, lab_name):
 @pytest.mark.parametrize("lab_name", MUTANTS)
 def test_a_mutant_in_one_point_fails_no_core_check_of_another(lab_name):
     """The intended FAILS themselves respect the mapping: a mistake in one point never
-    fails a core check that course.toml maps to a different point."""
+    fails a core check that rests (course.toml `exercises` or `depends`) on other points only."""
     day, patch = PATCHES[lab_name]
-    points = {c.id: set(c.exercises) for c in day.checks_core}
-    mapped = [check_id for check_id in patch.fails & ids(day, bonus=False) if points[check_id]]
-    touched = set().union(*(points[c] for c in mapped)) if mapped else set()
-    assert len(touched) <= 1, f"{patch.path.name} fails core checks of several points: {sorted(mapped)}"
+    points = {c.id: set(c.exercises) | set(c.depends) for c in day.checks_core}
+    mapped = [check_id for check_id in (patch.fails | patch.maybe) & ids(day, bonus=False) if points[check_id]]
+    common = set.intersection(*(points[c] for c in mapped)) if mapped else {"any"}
+    assert common, f"{patch.path.name} fails core checks that rest on no one point in common: {sorted(mapped)}"
 
 
 @pytest.mark.parametrize("day", DAYS, ids=lambda d: d.id)
 def test_the_corpus_covers_every_exercise_point_and_core_check(day):
-    fails = [p.fails for name, (d, p) in PATCHES.items() if d is day and "/mutants/" in name]
+    fails = [p.fails for name, (d, p) in PATCHES.items() if d is day and "/mutants/" in name]  # MAYBE does not count
     exercised = {c.id for c in day.checks_core if c.exercises}
     assert exercised <= set().union(*fails), exercised - set().union(*fails)
 

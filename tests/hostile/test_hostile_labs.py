@@ -94,5 +94,24 @@ def test_a_fake_verdict_printed_by_the_lab_is_only_evidence(runs):
 @uses("hang-read-events")
 def test_timeouts_are_reported_scaled_and_named(runs):
     run = runs.get("hang-read-events")
-    message = next(c["message"] for c in run.report["checks"] if c["id"] == "replay-counts")
-    assert "log inspect" in message and "did not finish within 1 s" in message
+    messages = {c["id"]: c["message"] for c in run.report["checks"]}
+    assert "session_functions.py" in messages["torn-tail"] and "did not finish within 1 s" in messages["torn-tail"]
+    assert "python -m mca" in messages["resume-across-processes"] and "within 3 s" in messages["resume-across-processes"]
+
+
+def test_a_lab_that_hangs_at_import_costs_one_time_limit_with_the_real_limits(runs, tmp_path):
+    """No GRADER_TIMEOUT_SCALE: the real limits. 20 checks that each waited out their own
+    limit would take minutes; the import probe stops the run after its one limit (10 s)."""
+    case = hostile.load_case(hostile.HERE / "cases" / "import_loops.py")
+    marker = f"hostile-real-limits-{tmp_path.name}"
+    lab = hostile.build_lab(case, tmp_path / "lab" / "day-07-session-resume", marker)
+    env = hostile.grader_env(runs.shared_kit(), marker)
+    del env["GRADER_TIMEOUT_SCALE"]
+    code, out, err, _ = hostile.run_grader(
+        hostile.grader_command(runs.shared_kit(), "check", "day-07", "--lab", str(lab), "--json"),
+        cwd=tmp_path, env=env, limit=40)  # a bound on a hang, not a timing assertion: 40 s is 4 limits
+    hostile.kill_all(marker)
+    assert code == 1, f"exit {code} (None: still running after 40 s); stderr: {err[-500:]}"
+    report = json.loads(out)
+    assert "could not start" in report["blocked"] and "did not finish within 10 s" in report["blocked"]
+    assert {c["status"] for c in report["checks"]} == {"skipped"}

@@ -34,6 +34,29 @@ class Verdict:
     reason: str | None
 
 
+def seq_reason(seq: int, previous_seq: int) -> str | None:
+    """Why `seq` cannot follow `previous_seq` (the contract: exactly the one before plus 1)."""
+    if seq > previous_seq + 1:
+        return f"seq {seq} skips {previous_seq + 1}: a line is missing"
+    if seq == previous_seq:
+        return f"seq {seq} repeats the line before"
+    if seq < previous_seq:
+        return f"seq {seq} goes back (the line before has {previous_seq})"
+    return None
+
+
+def seq_stop(lines: list[bytes]) -> tuple[int | None, str | None]:
+    """(line number, reason) where reading well-formed lines stops on their seqs alone."""
+    previous = 0
+    for number, raw in enumerate(lines, 1):
+        seq = json.loads(raw)["seq"]
+        reason = seq_reason(seq, previous)
+        if reason:
+            return number, reason
+        previous = seq
+    return None, None
+
+
 def _judge(raw: bytes, previous_seq: int) -> tuple[tuple | None, str | None]:
     try:
         text = raw.decode("utf-8")
@@ -53,8 +76,8 @@ def _judge(raw: bytes, previous_seq: int) -> tuple[tuple | None, str | None]:
         return None, "seq is not an integer"
     if not isinstance(ts, str) or not isinstance(kind, str):
         return None, "ts and type must be strings"
-    if seq <= previous_seq:
-        return None, f"seq {seq} does not follow {previous_seq}"
+    if seq_reason(seq, previous_seq):
+        return None, seq_reason(seq, previous_seq)
     if kind == "message":
         message = data.get("message")
         if not (isinstance(message, dict) and isinstance(message.get("role"), str)

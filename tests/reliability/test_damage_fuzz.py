@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from mca.session.log import SessionLog, read_events
 from mca.session.resume import ResumeError, resume
 
-from .helpers import as_tuple, expected_read, two_rounds
+from .helpers import as_tuple, expected_read, seq_stop, two_rounds
 
 EXAMPLES = int(os.environ.get("RELIABILITY_EXAMPLES", "50"))
 FUZZ = settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,
@@ -147,10 +147,8 @@ def test_duplicated_lines(logs, figures):
     @given(st.integers(0, n - 1), st.integers(0, n))
     def prop(stats, i, j):
         damaged = lines[:j] + [lines[i]] + lines[j:]  # a copy of line i+1 inserted before line j+1
-        if j > i:  # the copy follows a later seq: refused where it stands
-            line, reason = j + 1, f"seq {i + 1} does not follow {j}"
-        else:  # the copy fits, then the original line after it repeats a seq
-            line, reason = j + 2, f"seq {j + 1} does not follow {i + 1}"
+        line, reason = seq_stop(damaged)  # the copy, unless it happens to carry the next seq
+        assert line == (j + 2 if i == j else j + 1)
         check(b"".join(damaged), original, stats, line, reason)
 
     run(figures, "damage: duplicated lines", lambda stats: prop(stats))
@@ -167,8 +165,9 @@ def test_swapped_lines(logs, figures):
         i, j = pair
         damaged = list(lines)
         damaged[i], damaged[j] = damaged[j], damaged[i]
-        after = i + 1 if j > i + 1 else i  # index of the seq that now follows the moved-up line
-        check(b"".join(damaged), original, stats, i + 2, f"seq {after + 1} does not follow {j + 1}")
+        line, reason = seq_stop(damaged)  # the line moved up: its seq skips ahead
+        assert line == i + 1
+        check(b"".join(damaged), original, stats, line, reason)
 
     run(figures, "damage: swapped lines", lambda stats: prop(stats))
 
@@ -182,13 +181,9 @@ def test_spliced_from_another_session(logs, figures):
     @given(st.integers(0, len(other) - 1), st.integers(0, n))
     def prop(stats, k, j):
         damaged = lines[:j] + [other[k]] + lines[j:]
-        seq = k + 1
-        if seq <= j:
-            line, reason = j + 1, f"seq {seq} does not follow {j}"
-        elif j < n:
-            line, reason = j + 2, f"seq {j + 1} does not follow {seq}"
-        else:  # appended at the end with a higher seq: a well-formed line cannot be told apart
-            line, reason = None, None
+        line, reason = seq_stop(damaged)
+        # Only a line that happens to carry the next seq, appended at the very end, cannot be told apart.
+        assert line == (j + 1 if k != j else (j + 2 if j < n else None))
         check(b"".join(damaged), original, stats, line, reason)
 
     run(figures, "damage: line spliced from another session", lambda stats: prop(stats))

@@ -102,10 +102,10 @@ def test_lines_from_another_source_are_caught(tmp_path, figures):
         logs.append(log.path.read_bytes().splitlines(keepends=True))
     a, b = logs
     cases = {
-        "b appended after a": (a + b, 9, "seq 1 does not follow 8"),
-        "a and b interleaved": ([x for pair in zip(a, b) for x in pair], 2, "seq 1 does not follow 1"),
-        "last event written twice": (a + a[-1:], 9, "seq 8 does not follow 8"),
-        "b's tail after a's head": (a[:5] + b[3:], 6, "seq 4 does not follow 5"),
+        "b appended after a": (a + b, 9, "seq 1 goes back (the line before has 8)"),
+        "a and b interleaved": ([x for pair in zip(a, b) for x in pair], 2, "seq 1 repeats the line before"),
+        "last event written twice": (a + a[-1:], 9, "seq 8 repeats the line before"),
+        "b's tail after a's head": (a[:5] + b[3:], 6, "seq 4 goes back (the line before has 5)"),
     }
     held = 0
     try:

@@ -60,7 +60,7 @@ def test_a_repeated_seq_stops_reading_there(round_one):
     round_one.write_bytes(b"".join(lines))
     result = read_events(round_one)
     assert [e.seq for e in result.events] == [1, 2, 3, 4, 5]
-    assert result.stopped_at == 6 and result.reason == "seq 5 does not follow 5"
+    assert result.stopped_at == 6 and result.reason == "seq 5 repeats the line before"
 
 
 def test_nothing_after_the_bad_line_is_returned_even_if_it_is_good(round_one):

@@ -2,9 +2,10 @@
 
 A Chat owns at most one open session log at a time. A new session is created only
 when the first turn starts (so opening the REPL and leaving creates nothing); its
-first event is the system message. A resumed session brings its history back from
-the log. Every agent event is recorded first and shown second: what is on the
-screen is already on disk.
+first event is the system message, carrying the model configuration the session is
+frozen to. A resumed session brings its history back from the log and talks to the
+model it was created with. Every agent event is recorded first and shown second:
+what is on the screen is already on disk.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from .agent.events import AgentEvent, MessageAdded
 from .agent.loop import run_turn
+from .gateway import make_gateway
 from .gateway.base import Gateway
 from .screen import Screen
 from .session import SessionLog
@@ -36,6 +38,7 @@ class Agent:
     gateway: Gateway
     tools: ToolRegistry
     approver: Approver
+    config: dict  # which model the gateway talks to (gateway.gateway_config): logged, never the key
 
 
 class Chat:
@@ -57,8 +60,8 @@ class Chat:
         self.session_id = self.log.session_id
         self.recorder = SessionRecorder(self.log)
         self.history = [{"role": "system", "content": SYSTEM_PROMPT}]
-        self.emit(MessageAdded(self.history[0]))
-        self.recorder.end_turn()
+        # The first event is written here, not by the recorder: it also freezes the model.
+        self.log.append("message", message=self.history[0], config=self.agent.config)
         self.screen.status(f"new session {self.session_id} (log: {self.log.path})")
 
     def resume(self, session_id: str | None = None) -> Resumed:
@@ -71,7 +74,19 @@ class Chat:
         self.screen.status(f"resumed {resumed.session_id}: {resumed.replayed} messages restored")
         for note in resumed.notes:
             self.screen.status(f"  {note}")
+        self.use_config(resumed.config)
         return resumed
+
+    def use_config(self, config: dict | None) -> None:
+        """Talk to the model the session was created with, whatever today's environment names."""
+        if not config or config == self.agent.config:
+            return
+        if config.get("gateway") == "mock" and self.agent.config.get("gateway") == "mock":
+            return  # the mock is the mock, whatever a log calls it
+        named = self.agent.config.get("model")
+        self.agent = Agent(make_gateway(config), self.agent.tools, self.agent.approver, dict(config))
+        self.screen.status(f"  this session uses model {config.get('model')} ({config.get('gateway')}), as when "
+                           f"it was created; the environment names {named}")
 
     def ask(self, text: str) -> str:
         """Run one turn (creating the session first if there is none yet)."""

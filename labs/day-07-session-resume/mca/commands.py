@@ -9,6 +9,8 @@ either into a note, so one missing or broken piece never takes the others down.
 
 from __future__ import annotations
 
+import copy
+import json
 import traceback
 from pathlib import Path
 from typing import Any, Callable
@@ -78,12 +80,20 @@ def inspect_session(sessions_dir: Path, session_id: str) -> dict[str, Any]:
                   stopped_at=result.stopped_at, reason=result.reason)
     if result.damaged:
         notes.append(f"log stopped at line {result.stopped_at}: {result.reason}")
-    rebuilt = attempt(replay, result.events, notes=notes)
+    # Each function gets its own copy of the events: one that changes what it is given
+    # must not change what the next one sees.
+    rebuilt = attempt(replay, copy.deepcopy(result.events), notes=notes)
     if rebuilt is not None:
         report.update(replayed=rebuilt.replayed, skipped=rebuilt.skipped,
-                      token_estimate=estimate_tokens(rebuilt.messages))
-    report["fork_points"] = attempt(fork_points, result.events, notes=notes)
+                      token_estimate=attempt(estimate_tokens, rebuilt.messages, notes=notes))
+    report["fork_points"] = attempt(fork_points, copy.deepcopy(result.events), notes=notes)
     return report
+
+
+def as_json(report: dict[str, Any]) -> str:
+    """The report as one line of JSON; a value JSON has no type for (a set, an object)
+    is written as its repr, so one odd value never hides the rest of the report."""
+    return json.dumps(report, ensure_ascii=False, default=repr)
 
 
 def fork_session(sessions_dir: Path, session_id: str, at_seq: int) -> str:

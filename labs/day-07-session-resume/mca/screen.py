@@ -20,7 +20,7 @@ class Screen:
     def __init__(self, out: TextIO | None = None, err: TextIO | None = None) -> None:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
-        self.errors = 0  # how many ErrorOccurred this screen has shown
+        self.errors = 0  # how many errors that ended a turn this screen has shown
 
     def show(self, event: AgentEvent) -> None:
         if isinstance(event, TextDelta):
@@ -35,7 +35,7 @@ class Screen:
         elif isinstance(event, ToolFinished):
             self.status(f"  <- {tool_outcome(event)}")
         elif isinstance(event, ErrorOccurred):
-            self.errors += 1
+            self.errors += 0 if event.retrying else 1  # a retried request may still succeed
             self.status(f"error ({event.where}): {event.message}")
 
     def status(self, line: str) -> None:

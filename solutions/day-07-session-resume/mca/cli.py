@@ -13,14 +13,13 @@ Exit status: 0 ok, 1 a problem the user can fix (the message says how), 2 bad us
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
 
 from .chat import Agent, Chat
-from .commands import UserError, fork_session, inspect_session, not_implemented
-from .gateway import make_gateway
+from .commands import UserError, as_json, fork_session, inspect_session, not_implemented
+from .gateway import gateway_config, make_gateway
 from .repl import format_session, run_repl
 from .screen import Screen
 from .session import SessionError
@@ -113,7 +112,8 @@ def run_agent(args: argparse.Namespace) -> int:
     session_id, prompt = split_resume(args.resume, args.prompt)
     tools = default_tools(workdir_of(args))
     ask = ask_on_terminal if sys.stdin.isatty() else None  # nobody to ask: an ask is a no
-    agent = Agent(make_gateway(), tools, Approver.for_tools(tools, yes=args.yes, ask=ask))
+    config = gateway_config()
+    agent = Agent(make_gateway(config), tools, Approver.for_tools(tools, yes=args.yes, ask=ask), config)
     screen = Screen()
     chat = Chat(sessions_dir, agent, screen)
     if resuming:
@@ -184,7 +184,7 @@ def run_subcommand(argv: list[str]) -> int:
         print(fork_session(sessions_dir, args.session_id, args.at_seq))
         return 0
     report = inspect_session(sessions_dir, args.session_id)
-    print(json.dumps(report) if args.json else render_inspection(report))
+    print(as_json(report) if args.json else render_inspection(report))
     return 0
 
 

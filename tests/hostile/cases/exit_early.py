@@ -3,7 +3,9 @@ TARGET = "mca/cli.py"
 OTHERS = "failed"
 # append-is-incremental imports the log module, never main: it passes. parent-untouched
 # fails: a fork that exits 0 having made nothing proves nothing about the parent.
-STATUSES = {"append-is-incremental": "passed"}
+# Checks that call the lab's functions through a harness never start main: they pass.
+STATUSES = {"append-is-incremental": "passed", "replay-counts": "passed", "torn-tail": "passed",
+            "bad-line-stops": "passed", "unknown-type-tolerated": "passed"}
 
 
 def main(argv=None):

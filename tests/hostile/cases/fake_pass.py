@@ -1,7 +1,9 @@
 """`main` prints a fake grader verdict (`11/11 passed`, and a fake JSON report) on both streams, exits 0."""
 TARGET = "mca/cli.py"
 OTHERS = "failed"
-STATUSES = {"append-is-incremental": "passed"}  # as exit_early.py
+# Checks that call the lab's functions through a harness never start main: they pass.
+STATUSES = {"append-is-incremental": "passed", "replay-counts": "passed", "torn-tail": "passed",
+            "bad-line-stops": "passed", "unknown-type-tolerated": "passed"}
 
 
 def main(argv=None):

@@ -6,6 +6,7 @@ STATUSES = {
     "parent-untouched": "timeout",
     "damaged-then-continue": "timeout",
     "dangling-tool-call": "timeout",
+    "missing-line": "timeout",
 }
 
 import time

@@ -1,6 +1,6 @@
 """Every run finds the grader through its process's environment in /proc (the lab child's own
 environment, cwd and sys.path no longer lead there) and writes into it: appends to the day's
-checks module, empties a fixture log, adds a file."""
+checks module, empties a fixture, adds a file."""
 TARGET = "mca/cli.py"
 KIT_COPY = True
 
@@ -17,8 +17,7 @@ def main(argv=None):
             continue  # never the real kit
         with open(checks / "day07" / "checks.py", "a", encoding="utf-8") as handle:
             handle.write("\n# @MARKER@ was here\n")
-        for log in (checks / "day07" / "logs").rglob("*.jsonl"):
-            log.write_bytes(b"")
+        (checks / "day07" / "blocking_prelude.py").write_bytes(b"")  # a fixture later checks need
         (root / "grader" / "hostile.py").write_text("# @MARKER@\n", encoding="utf-8")
     argv = sys.argv[1:] if argv is None else list(argv)
     try:

@@ -60,10 +60,15 @@ class ToolFinished:
 
 @dataclass(frozen=True)
 class ErrorOccurred:
-    """Something went wrong that the turn could not recover from by itself."""
+    """Something went wrong: `where` it happened, and whether the loop is trying again.
+
+    A request that failed and is retried (`retrying`) is still an error worth a line in
+    the log; one the turn could not recover from ends it.
+    """
 
     message: str
     where: str
+    retrying: bool = False
 
 
 AgentEvent = Union[TextDelta, MessageAdded, UsageReported, ToolStarted, ToolFinished, ErrorOccurred]

@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .base import StreamDelta, ToolCallChunk, Usage, rough_tokens
+from .base import GatewayError, StreamDelta, ToolCallChunk, Usage, rough_tokens
+from .chain import find_break
 
 TEST_COMMAND = "python -m unittest -v"
 BUGGY_LINE = "    return a / b"
@@ -47,6 +48,9 @@ class MockGateway:
     """A Gateway whose reply depends only on the messages passed in."""
 
     def stream(self, messages: list[dict], tools: list[dict] | None = None) -> Iterator[StreamDelta]:
+        broken = find_break(messages)
+        if broken is not None:  # as a real API does: 400, and no use trying again
+            raise GatewayError(f"HTTP 400: invalid history: {broken.problem}", retryable=False)
         reply = decide(messages)
         yield from stream_reply(reply, messages)
 

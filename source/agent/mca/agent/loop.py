@@ -18,6 +18,7 @@ capped, and a call repeated over and over is blocked.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
@@ -105,8 +106,20 @@ def request_with_retry(gateway: Gateway, history: list[dict], schemas: list[dict
             if not exc.retryable or attempt == retries:
                 emit(ErrorOccurred(f"model request failed after {attempt + 1} attempt(s): {exc}", "gateway"))
                 return None
-            sleep(backoff_delay(attempt))
+            delay = backoff_delay(attempt)
+            emit(ErrorOccurred(f"model request failed: {exc}; trying again in {delay:g} s", "gateway",
+                               retrying=True))
+            sleep(delay * time_scale())
     return None
+
+
+def time_scale() -> float:
+    """$MCA_TIME_SCALE: 0.01 makes every wait a hundredth as long (tests); unset or bad: 1."""
+    try:
+        scale = float(os.environ.get("MCA_TIME_SCALE") or 1)
+    except ValueError:
+        return 1.0
+    return scale if scale >= 0 else 1.0
 
 
 def backoff_delay(attempt: int) -> float:

@@ -2,11 +2,19 @@
 
 Resume reads the log, replays its messages, and decides where new events go:
 
-* the log is intact and ends at a clean boundary -> keep appending to it;
-* the log is damaged, or ends in the middle of a tool round (killed while a tool
-  ran) -> continue in a *recovery fork* from the last fork point. The damaged file
-  stays byte-identical for the user to inspect, and no new event ever follows a
-  bad line.
+* the log is intact and its messages are a valid, complete history -> keep
+  appending to it;
+* the log is damaged, or its history breaks (killed while a tool ran, a line
+  missing) -> continue in a *recovery fork* from the last fork point before the
+  break. The damaged file stays byte-identical for the user to inspect, and no new
+  event ever follows a bad line.
+
+The decision is made on the logged messages themselves (the chain rule every chat
+API enforces, gateway/chain.py), so it never rests on how replay or fork_points
+are written; those two give the history and the point to fork from.
+
+The model a session talks to is frozen when the session is created: its first
+event carries the gateway's `config`, and resume hands it back (`Resumed.config`).
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..gateway.chain import find_break
 from .fork import ForkError, fork, fork_points
 from .ids import SESSION_ID_PATTERN, InvalidSessionId, check_session_id, session_path
 from .log import Event, ReadResult, SessionError, SessionLog, read_events, writer_lock
@@ -43,6 +52,7 @@ class Resumed:
     skipped: int
     notes: list[str] = field(default_factory=list)
     forked_from: str | None = None
+    config: dict[str, Any] | None = None  # the model configuration frozen at creation, if logged
 
 
 def _session_files(sessions_dir: Path) -> list[Path]:
@@ -70,12 +80,29 @@ def list_sessions(sessions_dir: Path | str) -> list[SessionInfo]:
     return sorted(infos, key=lambda info: info.session_id, reverse=True)
 
 
-def ends_cleanly(events: list[Event], points: list[int]) -> bool:
-    """True when new messages can follow these events without breaking the history."""
-    last_message = next((e for e in reversed(events) if e.type == "message"), None)
-    if last_message is None or last_message.fields["message"].get("role") == "system":
-        return True  # nothing has happened yet
-    return last_message.seq in points
+def session_config(events: list[Event]) -> dict[str, Any] | None:
+    """The model configuration the session was created with (its first event's `config`)."""
+    config = events[0].fields.get("config") if events and events[0].seq == 1 else None
+    return config if isinstance(config, dict) else None
+
+
+def break_seq(events: list[Event]) -> int | None:
+    """Where new messages cannot follow the logged ones: the seq of the first message a
+    valid, complete history cannot have, or None when the session can simply go on.
+
+    A history that ends in tool results the model never answered (killed right after
+    the tool ran) is cut there too: the round starts at the assistant message that
+    asked for those tools.
+    """
+    logged = [event for event in events if event.type == "message"]
+    messages = [event.fields["message"] for event in logged]
+    broken = find_break(messages)
+    if broken is not None:
+        return logged[broken.index].seq
+    if messages and messages[-1].get("role") == "tool":
+        asked = max(i for i, m in enumerate(messages) if m.get("role") == "assistant")
+        return logged[asked].seq
+    return None
 
 
 def resume(sessions_dir: Path | str, session_id: str | None = None) -> Resumed:
@@ -97,31 +124,33 @@ def resume(sessions_dir: Path | str, session_id: str | None = None) -> Resumed:
             size = path.stat().st_size
             result = read_events(path)
             rebuilt = replay(result.events)  # an unfinished replay() fails here, before any file is made
-            points = fork_points(result.events)
             notes = []
             if result.damaged:
                 notes.append(f"log stopped at line {result.stopped_at}: {result.reason}")
-            clean = not result.damaged and ends_cleanly(result.events, points)
-            if not clean:
-                return _recovery_fork(sessions_dir, session_id, result, points, notes)
+            broken_at = break_seq(result.events)
+            if result.damaged or broken_at is not None:
+                return _recovery_fork(sessions_dir, session_id, result, broken_at, notes)
         # The lock is released and taken again by the writer; the size check catches a
         # process that slipped in between.
         log = SessionLog.open_append(path, result.last_seq, expected_size=size)
     except (SessionError, ForkError) as exc:
         raise ResumeError(str(exc)) from None
-    return Resumed(session_id, log, rebuilt.messages, rebuilt.replayed, rebuilt.skipped, notes)
+    return Resumed(session_id, log, rebuilt.messages, rebuilt.replayed, rebuilt.skipped, notes,
+                   config=session_config(result.events))
 
 
-def _recovery_fork(sessions_dir: Path, session_id: str, result: ReadResult, points: list[int], notes: list[str]) -> Resumed:
-    """Continue a damaged or unfinished session in a new one from its last fork point."""
+def _recovery_fork(sessions_dir: Path, session_id: str, result: ReadResult, broken_at: int | None,
+                   notes: list[str]) -> Resumed:
+    """Continue a damaged or broken session in a new one from its last fork point before the break."""
+    points = [seq for seq in fork_points(result.events) if broken_at is None or seq < broken_at]
     if not points:
         raise ResumeError(
             f"session {session_id} has no clean point to continue from; start a new session "
             f"(the file is left as it was)"
         )
     at_seq = points[-1]
-    if not result.damaged:
-        notes.append(f"the log ends in the middle of a tool round (after seq {result.last_seq})")
+    if broken_at is not None and not result.damaged:
+        notes.append(f"the log ends in the middle of a tool round (its history breaks at seq {broken_at})")
     child_id = fork(sessions_dir, session_id, at_seq)
     notes.append(f"continuing in recovery fork {child_id} from seq {at_seq}; "
                  f"{session_id}.jsonl is left as it was")
@@ -129,10 +158,11 @@ def _recovery_fork(sessions_dir: Path, session_id: str, result: ReadResult, poin
     child_result = read_events(child)
     rebuilt = replay(child_result.events)
     log = SessionLog.open_append(child, child_result.last_seq)
-    return Resumed(child_id, log, rebuilt.messages, rebuilt.replayed, rebuilt.skipped, notes, forked_from=session_id)
+    return Resumed(child_id, log, rebuilt.messages, rebuilt.replayed, rebuilt.skipped, notes, forked_from=session_id,
+                   config=session_config(result.events))
 
 
 __all__ = [
-    "ResumeError", "Resumed", "SessionInfo", "ends_cleanly", "latest_session_id",
+    "ResumeError", "Resumed", "SessionInfo", "break_seq", "latest_session_id", "session_config",
     "list_sessions", "resume", "check_session_id",
 ]

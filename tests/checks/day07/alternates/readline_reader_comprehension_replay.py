@@ -25,8 +25,8 @@ def read_events(path):
                 return ReadResult(kept, number, "garbage, not JSON")
             if type(obj) is not dict or not {"seq", "ts", "type"} <= obj.keys():
                 return ReadResult(kept, number, "not an event record")
-            if type(obj["seq"]) is not int or (last is not None and obj["seq"] <= last):
-                return ReadResult(kept, number, "sequence number went backwards or repeated")
+            if type(obj["seq"]) is not int or obj["seq"] != (last or 0) + 1:
+                return ReadResult(kept, number, "sequence number is not the next one")
             last = obj["seq"]
             rest = {k: v for k, v in obj.items() if k not in ("seq", "ts", "type")}
             kept.append(Event(obj["seq"], obj["ts"], obj["type"], rest))

@@ -1,7 +1,7 @@
 """E5: fork copies the prefix correctly, then also records the fork in the parent
 ("so both sides know"), which changes the parent's bytes."""
 TARGET = "mca/session/fork.py"
-FAILS = ("parent-untouched", "damaged-then-continue", "dangling-tool-call")
+FAILS = ("damaged-then-continue", "dangling-tool-call", "missing-line", "parent-untouched")
 
 
 def _copy_prefix(parent, child, size):

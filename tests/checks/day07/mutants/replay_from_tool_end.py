@@ -1,6 +1,6 @@
 """E2: replay also rebuilds a tool message from each tool_end event (results twice in the history)."""
 TARGET = "mca/session/replay.py"
-FAILS = ("replay-counts", "unknown-type-tolerated")
+FAILS = ("missing-line", "model-frozen", "replay-counts", "resume-across-processes", "unknown-type-tolerated")
 
 
 def replay(events):

@@ -1,0 +1,81 @@
+"""Random pieces of a generated log: text, session ids, times and the run's seed.
+
+Only `random.Random` methods whose results are stable across Python versions are used
+(randint, randrange, choice, choices, sample, shuffle, getrandbits, random), so a seed
+printed by one grader run reproduces the same logs on another machine.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import datetime, timedelta, timezone
+
+# ----------------------------------------------------------------------------- text
+
+ASCII_WORDS = ("run", "the", "tests", "fix", "calc", "divide", "zero", "log", "resume", "fork",
+               "agent", "please", "which", "case", "fails", "again", "session", "line", "seq", "now")
+CJK_WORDS = ("中文", "日本語", "测试", "修复", "会話", "履歴", "错误", "ログ", "한국어", "漢字")
+# Every one holds a 4-byte UTF-8 sequence: code that assumes 3 bytes at most (or counts
+# UTF-16 units) breaks on them. The ZWJ sequence and the flag are several code points each.
+EMOJI = ("🙂", "🚀", "🧪", "🐍", "🔥", "👩‍💻", "🇯🇵")
+# What breaks hand-made escaping: quotes, backslashes, a tab, a newline inside a value
+# (json.dumps writes it as \n, so it never splits a line), a literal backslash-n and a
+# literal \u escape (a second unescape would change them), a 2-byte accent.
+TRICKY = ('"quoted"', "it's", "back\\slash", "C:\\new\\table", "tab\there", "two\nlines",
+          "\\u00e9", "{braces}", "café", "line\u2028separator", "next\x85line")
+# Line breaks that json.dumps(ensure_ascii=False) leaves as they are (it escapes only
+# control characters below U+0020): raw in a log line, they split it for str.splitlines().
+UNESCAPED_BREAKS = ("\u2028", "\u2029", "\x85")
+FIX_PHRASES = ("fix it", "please fix it", "fix it now", "修复它", "直して", "fix it 🙏")
+
+
+def mixed_text(rng: random.Random, words: tuple[int, int] = (3, 9)) -> str:
+    """Text of `words` pieces (at least 3): always an ASCII word, a CJK word and an emoji,
+    the rest drawn from all kinds, tricky ones included."""
+    count = max(3, rng.randint(*words))
+    pieces = [rng.choice(ASCII_WORDS), rng.choice(CJK_WORDS), rng.choice(EMOJI)]
+    pools = (ASCII_WORDS, ASCII_WORDS, CJK_WORDS, EMOJI, TRICKY)
+    pieces += [rng.choice(rng.choice(pools)) for _ in range(count - 3)]
+    rng.shuffle(pieces)
+    return " ".join(pieces)
+
+
+# ----------------------------------------------------------------------------- seeds, ids, time
+
+def new_seed() -> int:
+    """A fresh seed for one grading run (the report prints it; `--seed N` replays it)."""
+    return secrets.randbelow(2**32)
+
+
+def rng_for(seed: int, label: str) -> random.Random:
+    """An independent stream per use (per check, say), so that adding a draw in one
+    check does not change the logs every other check reads for the same seed."""
+    return random.Random(f"{seed}:{label}")  # str seeds are hashed with sha512: stable
+
+
+# Sessions made in 2023-2025: always in the past, so a session the lab creates during a
+# check is the newest by name, as the contract's "latest" needs.
+FIRST_TIME = datetime(2023, 1, 1, tzinfo=timezone.utc)
+SPAN_SECONDS = 3 * 365 * 86_400
+
+
+def random_time(rng: random.Random) -> datetime:
+    """A plausible UTC session start, to the millisecond."""
+    return FIRST_TIME + timedelta(seconds=rng.randrange(SPAN_SECONDS), milliseconds=rng.randrange(1000))
+
+
+def utc_ts(when: datetime) -> str:
+    """ISO-8601 UTC with milliseconds and `Z`, the way the reference writes `ts`."""
+    when = when.astimezone(timezone.utc)
+    return f"{when:%Y-%m-%dT%H:%M:%S}.{when.microsecond // 1000:03d}Z"
+
+
+def parse_ts(text: str) -> datetime:
+    """The inverse of `utc_ts`."""
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+
+
+def session_id(rng: random.Random, when: datetime) -> str:
+    """`s-YYYYMMDD-HHMMSS-xxxx`: the UTC creation time, then 4 random lowercase hex digits."""
+    return f"s-{when.astimezone(timezone.utc):%Y%m%d-%H%M%S}-{rng.getrandbits(16):04x}"

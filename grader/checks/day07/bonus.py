@@ -1,0 +1,268 @@
+"""Day 07 bonus checks (reported as `bonus N/M`; collected through checks.py).
+
+Each rests on the exercise points course.toml lists for it; the human side of
+recovery (the resume banner, recovery forks, a second writer) is proven here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from grader.checkkit import CheckFailed, wait_until
+from grader.checkkit import logdamage, loggen
+from grader.checkkit.children import said
+from grader.checkkit.fakeserver import FakeModelServer, SSEStream, reply_status, reply_stream
+from grader.checkkit.sessionlog import chain_problem, described, logs_in, names, read_lines, shapes
+
+from .calls import call, failed_call, new_logs, scratch_with
+from .live import ROUND1, ROUND1_SHAPE, WAIT_TIMEOUT, kill_during_tests, model_server, only_log, workspace
+
+__all__ = ["test_resume_unknown_id", "test_damaged_then_continue", "test_dangling_tool_call",
+           "test_unknown_type_tolerated", "test_append_is_incremental", "test_single_writer",
+           "test_errors_recorded", "test_missing_line", "test_model_frozen"]
+
+
+def test_resume_unknown_id(ctx):
+    """Resuming an unknown id exits with status 1, names the id and the sessions dir, and creates nothing."""
+    ws, sessions = workspace(ctx, "resume-unknown-id")
+    before = sorted(p.name for p in ws.parent.rglob("*"))
+    unknown = f"s-2099{ctx.rng('unknown').randrange(10**4):04d}-000000-{ctx.rng('hex').randrange(16**4):04x}"
+    result = ctx.run_agent("--yes", "--sessions-dir", str(sessions), "--resume", unknown, "hi", cwd=ws)
+    if result.returncode != 1:
+        raise CheckFailed(ctx.say("bonus.unknown_status", status=result.returncode), seen=ctx.evidence(result))
+    text = said(result)
+    if unknown not in text or str(sessions) not in text:
+        raise CheckFailed(ctx.say("bonus.unknown_silent", session_id=unknown, sessions=sessions, said=text[:300]))
+    made = sorted(set(p.name for p in ws.parent.rglob("*")) - set(before))
+    if made:
+        raise CheckFailed(ctx.say("bonus.unknown_created", made=", ".join(made)))
+
+
+def test_damaged_then_continue(ctx):
+    """After a torn tail, resume reports the stop line and keeps working; a second resume keeps the new events and the damaged file is unchanged."""
+    say = ctx.say
+    rng = ctx.rng("damaged-then-continue")
+    torn = logdamage.torn_tail(loggen.round1_log(rng), rng, inside_char=True)
+    ws, sessions = workspace(ctx, "damaged-then-continue")
+    damaged = torn.write(sessions)
+    first = ctx.run_agent("--yes", "--resume", torn.session_id, "--sessions-dir", str(sessions), "hi", cwd=ws)
+    if first.returncode != 0:
+        raise CheckFailed(say("bonus.damaged_failed", command=first.short_command(), status=first.returncode),
+                          seen=ctx.evidence(first))
+    if not re.search(rf"\bline {torn.stopped_at}\b", said(first)):
+        raise CheckFailed(say("bonus.damaged_silent", line=torn.stopped_at, said=said(first)[:300]))
+    if damaged.read_bytes() != torn.data:
+        raise CheckFailed(say("bonus.damaged_changed"))
+    made = new_logs(sessions, {damaged})
+    if len(made) != 1:
+        raise CheckFailed(say("bonus.damaged_no_fork", made=names(made)))
+    recovery, kept = made[0], made[0].read_bytes()
+    point = max(seq for seq in torn.source.fork_points if seq < torn.stopped_at)
+    _expect_recovery_at(ctx, read_lines(recovery), point, "bonus.damaged_point")
+    second = ctx.run_agent("--yes", "--resume", "--sessions-dir", str(sessions), "hi again", cwd=ws)
+    if second.returncode != 0:
+        raise CheckFailed(say("bonus.damaged_failed", command=second.short_command(), status=second.returncode),
+                          seen=ctx.evidence(second))
+    now = recovery.read_bytes() if recovery.is_file() else b""
+    asked = [line for line in read_lines(recovery) if line.message.get("content") == "hi again"]
+    if not now.startswith(kept) or len(now) == len(kept) or not asked:
+        seen = ("its events changed" if not now.startswith(kept)
+                else f"it did not grow; the sessions dir holds {names(logs_in(sessions))}")
+        raise CheckFailed(say("bonus.damaged_lost", session=recovery.stem, seen=seen))
+    if damaged.read_bytes() != torn.data:
+        raise CheckFailed(say("bonus.damaged_changed"))
+
+
+def test_dangling_tool_call(ctx):
+    """Killed while a tool ran, the session resumes from the last fork point and never sends a tool call without its result."""
+    say = ctx.say
+    killed = kill_during_tests(ctx, "dangling-tool-call")
+    if [line.kind for line in killed.after] != ROUND1_SHAPE[:4]:
+        raise CheckFailed(say("bonus.killed_empty", seen=described(killed.after)))
+    log = logs_in(killed.sessions)[0]
+    before = log.read_bytes()
+    result = ctx.run_agent("--yes", "--resume", log.stem, "--sessions-dir", str(killed.sessions), "hi",
+                           cwd=killed.workspace)
+    if result.returncode != 0:
+        raise CheckFailed(say("bonus.dangling_failed", command=result.short_command(), status=result.returncode),
+                          seen=ctx.evidence(result))
+    if log.read_bytes() != before:
+        raise CheckFailed(say("bonus.dangling_changed"))
+    made = new_logs(killed.sessions, {log})
+    if len(made) != 1:
+        raise CheckFailed(say("bonus.dangling_no_fork", made=names(made)))
+    lines = read_lines(made[0])
+    same = [(line.data or {}).get("seq") for line in lines[:2]] == [1, 2] and \
+        [line.message for line in lines[:2]] == [line.message for line in killed.after[:2]]
+    if not same or any(line.message.get("tool_calls") for line in lines[:3]):
+        raise CheckFailed(say("bonus.dangling_prefix", seen=f"it holds {shapes(lines)}"))
+    problem = chain_problem([line.message for line in lines if line.message])
+    if problem:
+        raise CheckFailed(say("bonus.dangling_call", problem=problem))
+    _expect_recovery_at(ctx, lines, 2, "bonus.dangling_point")
+
+
+def test_unknown_type_tolerated(ctx):
+    """An event of a type the code does not know is kept by the reader, does not stop it, and replays as skipped."""
+    rng = ctx.rng("unknown-type-tolerated")
+    logs = [loggen.round1_log(rng, unknown=True), loggen.two_round_log(rng, unknown=True)]
+    root = scratch_with(ctx, "unknown-type-tolerated", *logs)
+    paths = [str(root / ".sessions" / log.file_name) for log in logs]
+    for log, answer in zip(logs, call(ctx, "read_and_replay", paths, "unknown-type")):
+        problem = failed_call(ctx.say, "read_events or replay", answer, "a log with an event of an unknown type")
+        if problem:
+            raise problem
+        seen = {k: answer.get(k) for k in ("events", "stopped_at", "replayed", "skipped")}
+        wanted = {"events": len(log.events), "stopped_at": None, "replayed": log.replayed, "skipped": log.skipped}
+        if seen != wanted:
+            raise CheckFailed(ctx.say("bonus.unknown_type", expected=wanted, seen=seen))
+
+
+def test_append_is_incremental(ctx):
+    """Appending to a long log writes one line's bytes, not the whole file."""
+    root = ctx.tmp("append-is-incremental")
+    log = root / "s-20260101-000000-0000.jsonl"
+    line = '{"seq": %d, "ts": "2026-01-01T00:00:00.000Z", "type": "usage", "input_tokens": 1, "output_tokens": 1}\n'
+    body = "".join(line % seq for seq in range(1, 10_001)).encode("utf-8")
+    log.write_bytes(body)
+    result = ctx.run_harness(ctx.harness("append"), str(log), "10000", cwd=root)
+    ctx.expect_ok(result)
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    if report.get("skip"):
+        pytest.skip(ctx.say("bonus.no_proc_io"))
+    now = log.read_bytes()
+    tail = now[len(body):]
+    if not now.startswith(body) or tail.count(b"\n") != 1 or not tail.endswith(b"\n"):
+        added = tail.count(b"\n")
+        seen = "the first 10,000 lines changed" if not now.startswith(body) else f"it added {added} lines"
+        raise CheckFailed(ctx.say("bonus.append_wrong_line", seen=seen))
+    if report["written"] > 4 * len(tail) + 4096:
+        raise CheckFailed(ctx.say("bonus.append_not_incremental", line=len(tail), written=report["written"]))
+
+
+def test_single_writer(ctx):
+    """A second process that resumes a session still being written is refused, never interleaved silently."""
+    say = ctx.say
+    ws, sessions = workspace(ctx, "single-writer")
+    with ctx.start_agent("--yes", "--sessions-dir", str(sessions), cwd=ws) as writer:
+        writer.send("hi\n")
+
+        def answered():
+            found = logs_in(sessions)
+            return found and any(line.message.get("role") == "assistant" for line in read_lines(found[0]))
+
+        if not wait_until(lambda: answered() or not writer.running(), ctx.scaled(WAIT_TIMEOUT)) or not answered():
+            found = logs_in(sessions)
+            raise CheckFailed(say("bonus.writer_not_ready", seconds=WAIT_TIMEOUT,
+                                  seen=shapes(read_lines(found[0])) if found else "no log"))
+        log = logs_in(sessions)[0]
+        before = log.read_bytes()
+        second = ctx.run_agent("--yes", "--resume", log.stem, "--sessions-dir", str(sessions), "hi", cwd=ws)
+        added = len(log.read_bytes()) - len(before)
+        writer.send("/exit\n")
+        writer.close_stdin()
+        writer.wait(10)
+    if log.read_bytes()[:len(before)] != before or added:
+        raise CheckFailed(say("bonus.interleaved", added=added))
+    if second.returncode == 0:
+        raise CheckFailed(say("bonus.second_accepted", status=second.returncode))
+    if not (second.stderr + second.stdout).strip():
+        raise CheckFailed(say("bonus.second_silent"))
+
+
+def test_errors_recorded(ctx):
+    """A live round in which a tool fails and the model request fails once records the failed tool result and an error event, each in its place."""
+    say = ctx.say
+    rng = ctx.rng("errors-recorded")
+    missing = f"missing-{rng.randrange(10**6)}.py"
+    call_id = f"call_{rng.randrange(16**6):06x}"
+    first = SSEStream("fake-model").role().text("Let me read it.")
+    first.tool_calls([(call_id, "read_file", json.dumps({"path": missing}))], pieces=2, interleave=False)
+    last = SSEStream("fake-model").role().text("That file is not there.").finish("stop").usage(30, 6).done()
+    script = [reply_stream(first.finish("tool_calls").usage(20, 8).done()), reply_status(503), reply_stream(last)]
+    ws, sessions = workspace(ctx, "errors-recorded")
+    with FakeModelServer(script, enforce_chain=True) as server:
+        result = ctx.run_agent("--yes", "--sessions-dir", str(sessions), f"read {missing}", cwd=ws,
+                               extra_env={**server.env(), "MCA_TIME_SCALE": "0.01"}, mock=False)
+    ctx.expect_ok(result, say("bonus.errors_failed", command=result.short_command(), status=result.returncode))
+    lines = read_lines(only_log(ctx, sessions, "round1.no_log"))
+    kinds = [line.kind for line in lines]
+    tool_end = next((line.data for line in lines if line.kind == "tool_end"), None)
+    if tool_end is None or tool_end.get("ok") is not False:
+        raise CheckFailed(say("bonus.errors_tool_end", seen=shapes(lines)))
+    errors = [index for index, kind in enumerate(kinds) if kind == "error"]
+    tool_message = kinds.index("message tool") if "message tool" in kinds else None
+    if not errors:
+        raise CheckFailed(say("bonus.errors_missing", seen=shapes(lines)))
+    error = lines[errors[0]].data
+    if tool_message is None or errors[0] != tool_message + 1 or kinds[errors[0] + 1:] != ["usage", "message assistant"]:
+        raise CheckFailed(say("bonus.errors_place", seen=shapes(lines)))
+    if error.get("where") != "gateway" or "503" not in str(error.get("message")):
+        raise CheckFailed(say("bonus.errors_fields", seen=json.dumps({k: error.get(k) for k in ("message", "where")})))
+
+
+def test_missing_line(ctx):
+    """A log with one line removed from the middle stops reading at the gap; resume says where, continues in a recovery fork, never sends a tool message without its call, and leaves the file as it was."""
+    say = ctx.say
+    rng = ctx.rng("missing-line")
+    log = loggen.two_round_log(rng)
+    # A call of round 2 goes missing: the recovery fork then carries round 1's whole tool round.
+    gone = rng.choice([n for n in range(10, len(log.lines)) if log.events[n - 1]["type"] == "message"
+                       and log.events[n - 1]["message"].get("tool_calls")])
+    data = b"".join(line for number, line in enumerate(log.lines, 1) if number != gone)
+    ws, sessions = workspace(ctx, "missing-line")
+    path = sessions / log.file_name
+    sessions.mkdir()
+    path.write_bytes(data)
+    result = ctx.run_agent("--yes", "--resume", log.session_id, "--sessions-dir", str(sessions), "hi", cwd=ws)
+    if result.returncode != 0:
+        raise CheckFailed(say("bonus.missing_failed", command=result.short_command(), status=result.returncode),
+                          seen=ctx.evidence(result))
+    if not re.search(rf"\bline {gone}\b", said(result)):
+        raise CheckFailed(say("bonus.missing_silent", line=gone, said=said(result)[:300]))
+    if path.read_bytes() != data:
+        raise CheckFailed(say("bonus.missing_changed"))
+    made = new_logs(sessions, {path})
+    if len(made) != 1:
+        raise CheckFailed(say("bonus.missing_no_fork", made=names(made)))
+    lines = read_lines(made[0])
+    problem = chain_problem([line.message for line in lines if line.message])
+    if problem:
+        raise CheckFailed(say("bonus.missing_chain", problem=problem))
+    _expect_recovery_at(ctx, lines, max(seq for seq in log.fork_points if seq < gone), "bonus.missing_point")
+
+
+def _expect_recovery_at(ctx, lines, point: int, key: str) -> None:
+    """The recovery fork starts at the last fork point before the damage: its line point + 1
+    is the fork event with atSeq point."""
+    event = lines[point].data if len(lines) > point else None
+    at = (event or {}).get("atSeq") if (event or {}).get("type") == "fork" else None
+    if at != point:
+        forks = [line.data.get("atSeq") for line in lines if line.data and line.data.get("type") == "fork"]
+        raise CheckFailed(ctx.say(key, point=point, seen=forks[0] if forks else "no fork event there"))
+
+
+def test_model_frozen(ctx):
+    """A session made with one model keeps it: resumed with the environment naming another, its requests still name the session's model, and the CLI says so."""
+    say = ctx.say
+    rng = ctx.rng("model-frozen")
+    first_model, other = f"grader-model-{rng.randrange(10**6)}", f"other-model-{rng.randrange(10**6)}"
+    ws, sessions = workspace(ctx, "model-frozen")
+    with model_server() as server:
+        made = ctx.run_agent("--yes", "--sessions-dir", str(sessions), ROUND1, cwd=ws,
+                             extra_env=server.env(model=first_model), mock=False)
+        ctx.expect_ok(made, say("bonus.frozen_round1", command=made.short_command()))
+        asked_before = len(server.requests)
+        resumed = ctx.run_agent("--yes", "--resume", "--sessions-dir", str(sessions), "fix it", cwd=ws,
+                                extra_env=server.env(model=other), mock=False)
+        requests = server.requests[asked_before:]
+    ctx.expect_ok(resumed)
+    models = sorted({r.model for r in requests})
+    if models != [first_model]:
+        raise CheckFailed(say("bonus.frozen_model", expected=first_model, seen=", ".join(map(str, models)) or "none"))
+    if first_model not in said(resumed):
+        raise CheckFailed(say("bonus.frozen_silent", model=first_model, said=said(resumed)[:300]))

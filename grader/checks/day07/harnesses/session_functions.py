@@ -1,0 +1,81 @@
+"""Grader harness: call one of the lab's session functions on inputs the grader made.
+
+    python session_functions.py LAB JOB.json     (the prelude takes LAB)
+
+JOB is {"function": NAME, "inputs": [...]}; each input is a log file (read_events) or
+a list of events [seq, ts, type, fields] that the harness turns into the lab's own
+Event objects (replay, fork_points). So a check of replay never depends on the
+lab's reader, and the other way round. One JSON object per input goes to stdout.
+"""
+import json
+import sys
+import traceback
+from pathlib import Path
+
+
+def failure(exc):
+    frames = traceback.extract_tb(exc.__traceback__)
+    lab = [f for f in frames if "/mca/" in f.filename.replace("\\", "/")]
+    where = f"{Path(lab[-1].filename).name}, line {lab[-1].lineno}" if lab else "?"
+    return {"stub" if isinstance(exc, NotImplementedError) else "raised": f"{type(exc).__name__}: {exc}",
+            "where": where}
+
+
+def plain(value):
+    """A JSON value as it is, anything else as its repr (a set, an object) for the message."""
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return {"repr": repr(value)[:300], "type": type(value).__name__}
+
+
+def events_of(item):
+    """The lab's Event objects for [seq, ts, type, fields] rows; {"rows": ..., "once": true}
+    gives them as an iterator that can be walked once (the functions take any iterable)."""
+    from mca.session.log import Event
+    rows = item["rows"] if isinstance(item, dict) else item
+    events = [Event(seq, ts, kind, fields) for seq, ts, kind, fields in rows]
+    return iter(events) if isinstance(item, dict) and item.get("once") else events
+
+
+def read(path):
+    from mca.session.log import read_events
+    result = read_events(path)
+    rows = [[e.seq, e.type, e.fields] for e in result.events]
+    return {"events": plain(rows), "stopped_at": plain(result.stopped_at), "reason": plain(result.reason)}
+
+
+def replay(rows):
+    from mca.session.replay import estimate_tokens, replay as rebuild
+    result = rebuild(events_of(rows))
+    messages = list(result.messages)
+    return {"messages": plain(messages), "replayed": plain(result.replayed), "skipped": plain(result.skipped),
+            "tokens": estimate_tokens(messages)}
+
+
+def fork_points(rows):
+    from mca.session.fork import fork_points as points
+    value = points(events_of(rows))
+    return {"points": plain(value), "type": type(value).__name__}
+
+
+def read_and_replay(path):
+    from mca.session.log import read_events
+    from mca.session.replay import replay as rebuild
+    result = read_events(path)
+    rebuilt = rebuild(result.events)
+    return {"events": len(result.events), "stopped_at": plain(result.stopped_at),
+            "replayed": plain(rebuilt.replayed), "skipped": plain(rebuilt.skipped)}
+
+
+FUNCTIONS = {"read_events": read, "replay": replay, "fork_points": fork_points, "read_and_replay": read_and_replay}
+
+job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+function = FUNCTIONS[job["function"]]
+for item in job["inputs"]:
+    try:
+        answer = function(item)
+    except BaseException as exc:  # the lab's code may raise anything, even SystemExit
+        answer = failure(exc)
+    print(json.dumps(answer, ensure_ascii=False), flush=True)

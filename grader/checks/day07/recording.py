@@ -1,0 +1,135 @@
+"""Day 07, check 4 from the inside: the lab's SessionRecorder fed one agent event at a time.
+
+The harness (harnesses/recorder.py) reports, after each `handle` returns, how many
+lines the log holds, its last line, and how many writes on the log's file happened
+during that call or after it returned. What each line must be comes from the
+contract, not from the lab's own `to_log_event`.
+"""
+
+from __future__ import annotations
+
+import json
+
+from grader.checkkit import CheckFailed, short
+from grader.checkkit.draws import mixed_text
+from grader.checkkit.sessionlog import is_utc
+
+TOOL_END_FIELDS = ("id", "name", "ok", "ms", "chars", "truncated", "blocked_by")
+
+
+def agent_events(rng) -> list[dict]:
+    """A turn's agent events as the loop emits them, with random text, ids and numbers:
+    a tool round whose tool fails, a retried gateway error, streamed text, the answer."""
+    call_id = "call_" + "".join(rng.choices("abcdefghijkmnopqrstuvwxyz0123456789", k=6))
+    args = {"command": f"python -m unittest {rng.choice(['-v', '-q', ''])}".strip()}
+    output = f"exit status 1 ({rng.randint(5, 900)} ms)\n{mixed_text(rng)}\nERROR: test_{rng.choice(['x', 'y'])}"
+    answer = mixed_text(rng)
+    return [
+        {"kind": "MessageAdded", "message": {"role": "user", "content": mixed_text(rng)}},
+        {"kind": "UsageReported", "input_tokens": rng.randint(10, 5000), "output_tokens": rng.randint(1, 500)},
+        {"kind": "TextDelta", "text": mixed_text(rng, (1, 3))},
+        {"kind": "MessageAdded", "message": {"role": "assistant", "content": mixed_text(rng),
+                                             "tool_calls": [{"id": call_id, "name": "run_command", "args": args}]}},
+        {"kind": "ToolStarted", "id": call_id, "name": "run_command", "args": args},
+        {"kind": "ToolFinished", "id": call_id, "name": "run_command", "ok": False, "ms": rng.randint(0, 9000),
+         "chars": len(output), "truncated": rng.random() < 0.5, "blocked_by": None},  # null is information too
+        {"kind": "MessageAdded", "message": {"role": "tool", "tool_call_id": call_id, "content": output}},
+        {"kind": "ErrorOccurred", "message": f"model request failed: HTTP 503; trying again ({mixed_text(rng, (1, 2))})",
+         "where": "gateway", "retrying": True},
+        {"kind": "UsageReported", "input_tokens": rng.randint(10, 5000), "output_tokens": rng.randint(1, 500)},
+        {"kind": "TextDelta", "text": answer[: len(answer) // 2]},
+        {"kind": "MessageAdded", "message": {"role": "assistant", "content": answer}},
+        {"kind": "ErrorOccurred", "message": mixed_text(rng, (2, 4)), "where": "loop"},
+    ]
+
+
+def expected_line(event: dict) -> tuple[str, dict] | None:
+    """(type, fields) of the log line an agent event must become; None: not logged."""
+    kind = event["kind"]
+    if kind == "MessageAdded":
+        return "message", {"message": event["message"]}
+    if kind == "UsageReported":
+        return "usage", {"input_tokens": event["input_tokens"], "output_tokens": event["output_tokens"]}
+    if kind == "ToolFinished":
+        return "tool_end", {name: event[name] for name in TOOL_END_FIELDS}
+    if kind == "ErrorOccurred":
+        return "error", {"message": event["message"], "where": event["where"]}
+    return None  # TextDelta, ToolStarted: for the screen only
+
+
+def run_recorder(ctx, events: list[dict]) -> list[dict]:
+    script = ctx.harness("recorder")
+    job = script.parent / "job.json"
+    job.write_text(json.dumps({"sessions": str(script.parent / "sessions"), "events": events}, ensure_ascii=False),
+                   encoding="utf-8")
+    result = ctx.run_harness(script, str(job))
+    steps = []
+    for line in result.stdout.split("\n"):  # not splitlines(): U+2028 in a message is not a line break
+        try:
+            steps.append(json.loads(line))
+        except ValueError:
+            continue
+    if not steps or (len(steps) != len(events) + 1 and "raised" not in steps[-1] and "stub" not in steps[-1]):
+        raise CheckFailed(ctx.say("recorder.harness_died", done=len(steps), total=len(events) + 1),
+                          seen=ctx.evidence(result))
+    return steps
+
+
+def check_recorder(ctx) -> None:
+    """Every loggable event is one complete line in the file when `handle` returns, written in
+    one write, with the contract's fields; nothing else is written, not even at end_turn."""
+    say = ctx.say
+    events = agent_events(ctx.rng("recorder"))
+    steps = run_recorder(ctx, events)
+    lines = 0
+    for step in steps:
+        index = step["step"]
+        event = events[index] if isinstance(index, int) and 0 <= index < len(events) else None
+        name = event["kind"] if event else ("SessionRecorder()" if index == -1 else "end_turn()")
+        if "stub" in step or "raised" in step:
+            key = "recorder.stub" if "stub" in step else "recorder.raised"
+            raise CheckFailed(say(key, call=name, error=step.get("stub") or step.get("raised"), where=step.get("where")))
+        wanted = expected_line(event) if event else None
+        lines += wanted is not None
+        if step.get("late"):
+            raise CheckFailed(say("recorder.late", call=name))
+        if step["lines"] < lines:
+            raise CheckFailed(say("recorder.not_yet", call=name, lines=step["lines"], expected=lines),
+                              expected=f"{lines} lines when handle({name}) returns", seen=f"{step['lines']} lines")
+        if step["lines"] > lines:
+            extra = "nothing" if wanted is None else "one line"
+            raise CheckFailed(say("recorder.too_many", call=name, lines=step["lines"], expected=lines, extra=extra),
+                              seen=short(step.get("last") or "", 160))
+        if not step["complete"]:
+            raise CheckFailed(say("recorder.incomplete", call=name))
+        if wanted is not None:
+            if step["writes"] > 1:
+                raise CheckFailed(say("recorder.split", call=name, writes=step["writes"]))
+            problem = _line_problem(say, step.get("last"), lines, wanted, name)
+            if problem:
+                raise problem
+
+
+def _line_problem(say, text: str | None, seq: int, wanted: tuple[str, dict], name: str) -> CheckFailed | None:
+    kind, fields = wanted
+    try:
+        data = json.loads(text or "")
+    except ValueError:
+        return CheckFailed(say("recorder.not_json", call=name), seen=short(text or "", 160))
+    if not isinstance(data, dict):
+        return CheckFailed(say("recorder.not_json", call=name), seen=short(text or "", 160))
+    if data.get("seq") != seq or data.get("type") != kind or not is_utc(data.get("ts")):
+        return CheckFailed(say("recorder.head_wrong", call=name, seq=seq, kind=kind),
+                           seen=short(text or "", 160))
+    got = {k: v for k, v in data.items() if k not in ("seq", "ts", "type")}
+    for field, value in fields.items():
+        if field not in got:
+            return CheckFailed(say("recorder.field_missing", call=name, kind=kind, field=field))
+        if got[field] != value:
+            return CheckFailed(say("recorder.field_wrong", call=name, kind=kind, field=field),
+                               expected=short(repr(value), 120), seen=short(repr(got[field]), 120))
+    extra = sorted(set(got) - set(fields))
+    if extra:
+        return CheckFailed(say("recorder.field_extra", call=name, kind=kind, field=extra[0]))
+    return None
+
