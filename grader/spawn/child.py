@@ -22,6 +22,7 @@ lines of `--keep`).
 from __future__ import annotations
 
 import os
+import pty
 import shlex
 import signal
 import subprocess
@@ -108,7 +109,8 @@ class Child:
 
     def __init__(self, argv, *, cwd: Path | str, env: dict[str, str] | None = None,
                  output_cap: int = DEFAULT_OUTPUT_CAP, stdin: bool = True, shown: str | None = None,
-                 repro: str | None = None, on_finish: Callable[[ChildResult], None] | None = None):
+                 repro: str | None = None, on_finish: Callable[[ChildResult], None] | None = None,
+                 tty: bool = False):
         self.argv = tuple(str(a) for a in argv)
         self.cwd = str(cwd)
         self._shown, self._repro, self._on_finish = shown, repro, on_finish
@@ -116,14 +118,24 @@ class Child:
         self._token = uuid.uuid4().hex
         env = dict(os.environ if env is None else env, **{TOKEN_VAR: self._token})
         self._started = time.perf_counter()
-        self._proc = subprocess.Popen(
-            list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
-            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        )
+        self._tty: int | None = None  # the pseudo-terminal's master side, when the child has one
+        if tty:
+            # A real terminal for the child: isatty() is true, input() prompts, and what it
+            # prints (both streams, as on a screen) comes back through one master fd.
+            self._tty, terminal = pty.openpty()
+            self._proc = subprocess.Popen(list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
+                                          stdin=terminal, stdout=terminal, stderr=terminal)
+            os.close(terminal)
+        else:
+            self._proc = subprocess.Popen(
+                list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
+                stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            )
         self._pgid = own_group(self._proc)
         self._pipes = pipe_ids(self._proc) if self._pgid is not None else set()
-        self._out = CappedStream(self._proc.stdout, output_cap)
+        out = os.fdopen(os.dup(self._tty), "rb", buffering=0) if tty else self._proc.stdout
+        self._out = CappedStream(out, output_cap)
         self._err = CappedStream(self._proc.stderr, output_cap)
         self._wait_error: BaseException | None = None
         self._waiter = threading.Thread(target=self._wait_for_exit, daemon=True)
@@ -147,16 +159,22 @@ class Child:
         return self._out.text()
 
     def send(self, text: str) -> None:
-        """Write `text` to the child's stdin (ignored if the child has gone)."""
+        """Write `text` to the child's stdin, or type it on its terminal (ignored if it has gone)."""
         try:
+            if self._tty is not None:
+                os.write(self._tty, text.encode("utf-8"))
+                return
             self._proc.stdin.write(text.encode("utf-8"))
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError, AttributeError):
             pass
 
     def close_stdin(self) -> None:
+        """End the child's input: close the pipe, or type Ctrl-D on its terminal."""
         try:
-            if self._proc.stdin:
+            if self._tty is not None:
+                os.write(self._tty, b"\x04")
+            elif self._proc.stdin:
                 self._proc.stdin.close()
         except (BrokenPipeError, OSError, ValueError):
             pass
@@ -200,6 +218,12 @@ class Child:
         deadline = time.monotonic() + _DRAIN_GRACE
         for stream in (self._out, self._err):
             stream.thread.join(max(0.0, deadline - time.monotonic()))
+        if self._tty is not None:
+            try:
+                os.close(self._tty)
+            except OSError:
+                pass
+            self._tty = None
         returncode = self._proc.returncode
         self._result = ChildResult(
             argv=self.argv, cwd=self.cwd, returncode=None if timed_out else returncode,

@@ -116,10 +116,11 @@ class LabRunner:
         return run(argv, cwd=cwd, env=env, timeout=timeout, input=input, **options)
 
     def start_agent(self, *args: str, cwd: Path, extra_env: dict[str, str] | None = None,
-                    mock: bool = True) -> Child:
-        """Start `python -m <agent> ARGS` (a REPL, or a round to interrupt) and return the Child."""
+                    mock: bool = True, tty: bool = False) -> Child:
+        """Start `python -m <agent> ARGS` (a REPL, or a round to interrupt) and return the Child.
+        `tty`: on a pseudo-terminal of its own, as a person at a terminal runs it."""
         argv, env, options = self._agent(args, cwd, extra_env, mock)
-        return start(argv, cwd=cwd, env=env, **options)
+        return start(argv, cwd=cwd, env=env, tty=tty, **options)
 
     # -- harnesses: grader-written code that calls the lab's functions ------------------
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .agent.events import AgentEvent, MessageAdded
+from .agent.events import AgentEvent
 from .agent.loop import run_turn
 from .gateway import make_gateway
 from .gateway.base import Gateway
@@ -33,7 +33,7 @@ SYSTEM_PROMPT = (
 
 @dataclass
 class Agent:
-    """The parts of a turn that stay the same from session to session."""
+    """The parts of a turn that stay the same from turn to turn."""
 
     gateway: Gateway
     tools: ToolRegistry
@@ -42,7 +42,7 @@ class Agent:
 
 
 class Chat:
-    """The current session: its id, its open log and its message history."""
+    """The current conversation: its history, and where its events go."""
 
     def __init__(self, sessions_dir: Path, agent: Agent, screen: Screen) -> None:
         self.sessions_dir = sessions_dir
@@ -94,8 +94,8 @@ class Chat:
             self.start_new()
         agent = self.agent
         try:
-            return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools,
-                            approver=agent.approver, emit=self.emit)
+            return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, approver=agent.approver,
+                            emit=self.emit)
         finally:
             self.recorder.end_turn()
 

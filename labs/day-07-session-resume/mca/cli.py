@@ -19,13 +19,13 @@ from pathlib import Path
 
 from .chat import Agent, Chat
 from .commands import UserError, as_json, fork_session, inspect_session, not_implemented
-from .gateway import gateway_config, make_gateway
+from .gateway import describe, gateway_config, make_gateway
 from .repl import format_session, run_repl
 from .screen import Screen
 from .session import SessionError
 from .session.ids import SESSION_ID_PATTERN
 from .session.resume import ResumeError, list_sessions
-from .tools.approval import Approver, ask_on_terminal
+from .tools.approval import Approver, load_rules, terminal_asker
 from .tools.registry import default_tools
 
 SUBCOMMANDS = ("log", "fork", "demo")
@@ -85,6 +85,8 @@ def agent_parser() -> argparse.ArgumentParser:
     add_sessions_dir(parser)
     parser.add_argument("--workdir", metavar="DIR", help="the project the tools work in")
     parser.add_argument("--yes", action="store_true", help="approve every tool call that would ask")
+    parser.add_argument("--rule", action="append", default=[], metavar='"ACTION TOOL [PATTERN]"',
+                        help="one more approval rule, e.g. \"allow run_command python -m unittest*\"")
     parser.add_argument("--list", action="store_true", help="list sessions, newest first")
     return parser
 
@@ -110,11 +112,17 @@ def run_agent(args: argparse.Namespace) -> int:
         return print_sessions(sessions_dir)
     resuming = args.resume is not None
     session_id, prompt = split_resume(args.resume, args.prompt)
-    tools = default_tools(workdir_of(args))
-    ask = ask_on_terminal if sys.stdin.isatty() else None  # nobody to ask: an ask is a no
+    workdir = workdir_of(args)
+    tools = default_tools(workdir)
+    try:
+        rules = load_rules(workdir, args.rule)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    approver = Approver.for_tools(tools, rules, yes=args.yes, ask=terminal_asker())
     config = gateway_config()
-    agent = Agent(make_gateway(config), tools, Approver.for_tools(tools, yes=args.yes, ask=ask), config)
+    agent = Agent(make_gateway(config), tools, approver, config)
     screen = Screen()
+    screen.status(describe(config))
     chat = Chat(sessions_dir, agent, screen)
     if resuming:
         chat.resume(session_id)  # refuses unknown or invalid ids before anything is created

@@ -24,20 +24,20 @@ HELP = """commands:
 
 
 def run_repl(chat: Chat, read_line: Callable[[str], str] | None = None) -> int:
-    """Read lines until /exit or end of input; each line is a turn or a command."""
+    """Read lines until /exit or end of input; each line is a turn (or a command)."""
     read_line = read_line or input  # looked up now, so tests can replace input()
     print("mca: type a request, or /help for commands", flush=True)
     while True:
         try:
             line = read_line("you > ").strip()
-        except EOFError:
+        except EOFError:  # Ctrl-D, or the end of piped input: a normal way to leave
             print()
             break
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # Ctrl-C at the prompt: a fresh line, not the end of the program
             print()
             continue
         if not line:
-            continue
+            continue  # nothing to send
         if line in ("/exit", "/quit"):
             break
         if line.startswith("/"):

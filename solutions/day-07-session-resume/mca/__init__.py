@@ -2,11 +2,11 @@
 
 Layers, each relying only on the ones before it:
 
-* ``gateway``  - talks to a model (a deterministic mock, or a real API) and streams;
-* ``agent``    - one turn: stream, run tools, feed results back, retry, cap the rounds;
-* ``tools``    - what the model may do in the workdir, and the approval gate;
-* ``session``  - the append-only event log: record, replay, resume, fork;
-* ``cli``      - the command line and the REPL that tie them together.
+* ``gateway`` - talks to a model (a deterministic mock, or a real API) and streams;
+* ``agent``   - one turn: stream, run tools, feed results and errors back, retry, cap, cancel;
+* ``tools``   - what the model may do in the workdir, and the approval gate in front of it;
+* ``session`` - the append-only event log: record, replay, resume, fork;
+* ``screen``, ``cli``, ``repl`` - what the user sees and types.
 """
 
 __version__ = "0.7.0"

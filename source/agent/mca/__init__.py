@@ -1,12 +1,83 @@
+# [day 1]
+"""mca - "my coding agent", as it stands at the end of day 1.
+
+* ``gateway`` - talks to a model (a deterministic mock, or a real API);
+* ``chat``    - the conversation: the history that is sent with every request;
+* ``cli``, ``repl`` - the command line and the ``you >`` prompt.
+"""
+
+__version__ = "0.1.0"
+# [or day 2]
+"""mca - "my coding agent", as it stands at the end of day 2.
+
+Layers, each relying only on the ones before it:
+
+* ``gateway`` - talks to a model (a deterministic mock, or a real API) and streams;
+* ``agent``   - one reply: collect the stream into events and a message;
+* ``screen``  - shows the events as they arrive;
+* ``cli``, ``repl`` - the command line and the prompt that tie them together.
+"""
+
+__version__ = "0.2.0"
+# [or day 3]
+"""mca - "my coding agent", as it stands at the end of day 3.
+
+Layers, each relying only on the ones before it:
+
+* ``gateway`` - talks to a model (a deterministic mock, or a real API) and streams;
+* ``agent``   - one turn: stream, run the tools the model asks for, feed the results back;
+* ``tools``   - what the model may read in the workdir, with every result honest about its size;
+* ``screen``, ``cli``, ``repl`` - what the user sees and types.
+"""
+
+__version__ = "0.3.0"
+# [or day 4]
+"""mca - "my coding agent", as it stands at the end of day 4.
+
+Layers, each relying only on the ones before it:
+
+* ``gateway`` - talks to a model (a deterministic mock, or a real API) and streams;
+* ``agent``   - one turn: stream, run the tools the model asks for, feed the results back;
+* ``tools``   - what the model may do in the workdir: read, write, edit, run commands;
+* ``screen``, ``cli``, ``repl`` - what the user sees and types.
+"""
+
+__version__ = "0.4.0"
+# [or day 5]
+"""mca - "my coding agent", as it stands at the end of day 5.
+
+Layers, each relying only on the ones before it:
+
+* ``gateway`` - talks to a model (a deterministic mock, or a real API) and streams;
+* ``agent``   - one turn: stream, run the tools the model asks for, feed the results back;
+* ``tools``   - what the model may do in the workdir, and the approval gate in front of it;
+* ``screen``, ``cli``, ``repl`` - what the user sees and types.
+"""
+
+__version__ = "0.5.0"
+# [or day 6]
+"""mca - "my coding agent", as it stands at the end of day 6.
+
+Layers, each relying only on the ones before it:
+
+* ``gateway`` - talks to a model (a deterministic mock, or a real API) and streams;
+* ``agent``   - one turn: stream, run tools, feed results and errors back, retry, cap, cancel;
+* ``tools``   - what the model may do in the workdir, and the approval gate in front of it;
+* ``screen``, ``cli``, ``repl`` - what the user sees and types.
+"""
+
+__version__ = "0.6.0"
+# [or day 7+]
 """mca - "my coding agent", as it stands at the end of day 7.
 
 Layers, each relying only on the ones before it:
 
-* ``gateway``  - talks to a model (a deterministic mock, or a real API) and streams;
-* ``agent``    - one turn: stream, run tools, feed results back, retry, cap the rounds;
-* ``tools``    - what the model may do in the workdir, and the approval gate;
-* ``session``  - the append-only event log: record, replay, resume, fork;
-* ``cli``      - the command line and the REPL that tie them together.
+* ``gateway`` - talks to a model (a deterministic mock, or a real API) and streams;
+* ``agent``   - one turn: stream, run tools, feed results and errors back, retry, cap, cancel;
+* ``tools``   - what the model may do in the workdir, and the approval gate in front of it;
+* ``session`` - the append-only event log: record, replay, resume, fork;
+* ``screen``, ``cli``, ``repl`` - what the user sees and types.
 """
 
 __version__ = "0.7.0"
+# [/day]

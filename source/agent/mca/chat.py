@@ -1,3 +1,19 @@
+# [day 1]
+"""One conversation: the history, and the model it is sent to.
+
+The model remembers nothing between two calls. What looks like memory is this
+list: the system prompt once, then every user and assistant message, sent again
+in full with every request. That is also what later days build on: a log can bring
+the list back after a restart, a long one can be compacted, a copy can be forked.
+"""
+# [or day 2-6]
+"""One conversation: the history, the agent that extends it, and the screen that shows it.
+
+The history is the list of messages sent to the model with every request (it
+remembers nothing itself). A turn adds to it through the agent loop, and every
+event of the turn is shown as it happens.
+"""
+# [or day 7+]
 """One conversation: the history, the agent that extends it, and the log that records it.
 
 A Chat owns at most one open session log at a time. A new session is created only
@@ -7,43 +23,111 @@ frozen to. A resumed session brings its history back from the log and talks to t
 model it was created with. Every agent event is recorded first and shown second:
 what is on the screen is already on disk.
 """
+# [/day]
 
 from __future__ import annotations
 
+# [day 2+]
 from dataclasses import dataclass
+# [/day]
+# [day 7+]
 from pathlib import Path
+# [/day]
 
-from .agent.events import AgentEvent, MessageAdded
+# [day 2+]
+from .agent.events import AgentEvent
 from .agent.loop import run_turn
+# [/day]
+# [day 7+]
 from .gateway import make_gateway
+# [/day]
 from .gateway.base import Gateway
+# [day 2+]
 from .screen import Screen
+# [/day]
+# [day 7+]
 from .session import SessionLog
 from .session.recorder import SessionRecorder
 from .session.resume import Resumed, resume
+# [/day]
+# [day 5+]
 from .tools.approval import Approver
+# [/day]
+# [day 3+]
 from .tools.registry import ToolRegistry
+# [/day]
 
+# [day 1-2]
+SYSTEM_PROMPT = "You are mca, a small assistant in a terminal. Answer briefly and plainly."
+# [or day 3+]
 SYSTEM_PROMPT = (
     "You are mca, a small coding agent. You work inside one project directory and use "
     "your tools to read files, edit them and run commands there. Check your work by "
     "running it, and say plainly what you found and what you changed."
 )
+# [/day]
+# [day 1]
+
+
+class Chat:
+    """The conversation so far, and the model that answers it."""
+
+    def __init__(self, gateway: Gateway, system_prompt: str = SYSTEM_PROMPT) -> None:
+        self.gateway = gateway
+        self.system_prompt = system_prompt
+        self.history: list[dict] = []
+
+    def ask(self, text: str) -> str:
+        """One turn: send the conversation with the new message, keep the reply."""
+        # BEGIN SOLUTION day-01 E2
+        if not self.history:  # the system prompt opens the conversation, once
+            self.history.append({"role": "system", "content": self.system_prompt})
+        # END SOLUTION day-01 E2
+        # BEGIN SCAFFOLD day-01 E2
+        # # Every request starts with the system prompt.
+        # self.history.insert(0, {"role": "system", "content": self.system_prompt})
+        # END SCAFFOLD day-01 E2
+        self.history.append({"role": "user", "content": text})
+        # BEGIN SOLUTION day-01 E1
+        reply = self.gateway.complete(list(self.history))  # the whole conversation, every time
+        # END SOLUTION day-01 E1
+        # BEGIN SCAFFOLD day-01 E1
+        # # The model saw the earlier turns already: send only what is new.
+        # reply = self.gateway.complete([self.history[0], self.history[-1]])
+        # END SCAFFOLD day-01 E1
+        self.history.append({"role": "assistant", "content": reply})
+        return reply
+
+    def close(self) -> None:
+        """Nothing to close yet (day 7 adds a session log)."""
+# [or day 2+]
 
 
 @dataclass
 class Agent:
-    """The parts of a turn that stay the same from session to session."""
+    """The parts of a turn that stay the same from turn to turn."""
 
     gateway: Gateway
+    # [day 3+]
     tools: ToolRegistry
+    # [/day]
+    # [day 5+]
     approver: Approver
+    # [/day]
+    # [day 7+]
     config: dict  # which model the gateway talks to (gateway.gateway_config): logged, never the key
+    # [/day]
 
 
 class Chat:
-    """The current session: its id, its open log and its message history."""
+    """The current conversation: its history, and where its events go."""
 
+    # [day 2-6]
+    def __init__(self, agent: Agent, screen: Screen) -> None:
+        self.agent = agent
+        self.screen = screen
+        self.history: list[dict] = [{"role": "system", "content": SYSTEM_PROMPT}]
+    # [or day 7+]
     def __init__(self, sessions_dir: Path, agent: Agent, screen: Screen) -> None:
         self.sessions_dir = sessions_dir
         self.agent = agent
@@ -87,23 +171,55 @@ class Chat:
         self.agent = Agent(make_gateway(config), self.agent.tools, self.agent.approver, dict(config))
         self.screen.status(f"  this session uses model {config.get('model')} ({config.get('gateway')}), as when "
                            f"it was created; the environment names {named}")
+    # [/day]
 
     def ask(self, text: str) -> str:
+        # [day 2-6]
+        """Run one turn."""
+        # [or day 7+]
         """Run one turn (creating the session first if there is none yet)."""
         if self.log is None:
             self.start_new()
+        # [/day]
         agent = self.agent
+        # [day 2]
+        return run_turn(self.history, text, gateway=agent.gateway, emit=self.emit)
+        # [or day 3-4]
         try:
-            return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools,
-                            approver=agent.approver, emit=self.emit)
+            return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, emit=self.emit)
+        except Exception as exc:  # noqa: BLE001 - a tool that fails unexpectedly ends the turn (day 6 does better)
+            self.screen.status(f"error (tool): the turn stopped: {type(exc).__name__}: {exc}")
+            return ""
+        # [or day 5]
+        try:
+            return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, approver=agent.approver,
+                            emit=self.emit)
+        except Exception as exc:  # noqa: BLE001 - a tool that fails unexpectedly ends the turn (day 6 does better)
+            self.screen.status(f"error (tool): the turn stopped: {type(exc).__name__}: {exc}")
+            return ""
+        # [or day 6]
+        return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, approver=agent.approver,
+                        emit=self.emit)
+        # [or day 7+]
+        try:
+            return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, approver=agent.approver,
+                            emit=self.emit)
         finally:
             self.recorder.end_turn()
+        # [/day]
 
     def emit(self, event: AgentEvent) -> None:
+        # [day 7+]
         self.recorder.handle(event)  # on disk first ...
+        # [/day]
         self.screen.show(event)      # ... then on the screen
 
     def close(self) -> None:
+        # [day 2-6]
+        """Nothing to close yet (day 7 adds a session log)."""
+        # [or day 7+]
         if self.log is not None:
             self.log.close()
         self.log = self.recorder = None
+        # [/day]
+# [/day]

@@ -1,3 +1,20 @@
+# [day 1-6]
+"""The command line: ``python -m mca``.
+
+    python -m mca [PROMPT]      one turn, then exit (without PROMPT: the REPL)
+# [day 3+]
+    --workdir DIR               the project the tools work in (default: ./workspace, else .)
+# [/day]
+# [day 5+]
+    --yes                       approve every call a rule would ask about (never a denied one)
+    --rule "ACTION TOOL [PAT]"  one more approval rule (repeatable; see tools/approval.py)
+# [/day]
+
+The model is the mock unless MCA_API_KEY is set (and MOCK is not 1); MCA_BASE_URL and
+MCA_MODEL name another OpenAI-compatible endpoint. Exit status: 0 ok, 1 the model
+could not be reached (the message says why), 2 bad usage, 130 interrupted.
+"""
+# [or day 7+]
 """The command line: ``python -m mca``.
 
     python -m mca [PROMPT]                 one turn (or, without PROMPT, the REPL)
@@ -9,6 +26,7 @@
 
 Exit status: 0 ok, 1 a problem the user can fix (the message says how), 2 bad usage.
 """
+# [/day]
 
 from __future__ import annotations
 
@@ -17,27 +35,60 @@ import os
 import sys
 from pathlib import Path
 
+# [day 1]
+from .chat import Chat
+from .gateway import describe, gateway_config, make_gateway
+from .gateway.base import GatewayError
+# [or day 2+]
 from .chat import Agent, Chat
+# [/day]
+# [day 7+]
 from .commands import UserError, as_json, fork_session, inspect_session, not_implemented
-from .gateway import gateway_config, make_gateway
+# [/day]
+# [day 2+]
+from .gateway import describe, gateway_config, make_gateway
+# [/day]
+# [day 7+]
 from .repl import format_session, run_repl
+# [or day 1-6]
+from .repl import run_repl
+# [/day]
+# [day 2+]
 from .screen import Screen
+# [/day]
+# [day 7+]
 from .session import SessionError
 from .session.ids import SESSION_ID_PATTERN
 from .session.resume import ResumeError, list_sessions
-from .tools.approval import Approver, ask_on_terminal
+# [/day]
+# [day 5+]
+from .tools.approval import Approver, load_rules, terminal_asker
+# [/day]
+# [day 3+]
 from .tools.registry import default_tools
+# [/day]
+# [day 7+]
 
 SUBCOMMANDS = ("log", "fork", "demo")
+# [/day]
+# [day 3-6]
+
+
+class UserError(Exception):
+    """Something the user can fix; the message says what. Exit status 1."""
+# [/day]
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        # [day 7+]
         subcommand = subcommand_argv(argv)
         if subcommand is not None:
             return run_subcommand(subcommand)
+        # [/day]
         return run_agent(agent_parser().parse_args(argv))
+    # [day 7+]
     except NotImplementedError as exc:
         # A student's TODO stub: one line that says so, never a traceback.
         print(not_implemented(exc), file=sys.stderr)
@@ -45,9 +96,15 @@ def main(argv: list[str] | None = None) -> int:
     except (UserError, ResumeError, SessionError) as exc:
         print(f"mca: {exc}", file=sys.stderr)
         return 1
+    # [or day 3-6]
+    except UserError as exc:
+        print(f"mca: {exc}", file=sys.stderr)
+        return 1
+    # [/day]
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+# [day 7+]
 
 
 # --- options shared by every command -----------------------------------------------
@@ -55,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
 def sessions_dir_of(args: argparse.Namespace) -> Path:
     """--sessions-dir, else $MCA_SESSIONS_DIR, else ./.sessions."""
     return Path(args.sessions_dir or os.environ.get("MCA_SESSIONS_DIR") or ".sessions")
+# [/day]
+# [day 3+]
 
 
 def workdir_of(args: argparse.Namespace) -> Path:
@@ -66,27 +125,45 @@ def workdir_of(args: argparse.Namespace) -> Path:
     if not workdir.is_dir():
         raise UserError(f"workdir {workdir} is not a directory; pass --workdir DIR")
     return workdir.resolve()
+# [/day]
+# [day 7+]
 
 
 def add_sessions_dir(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sessions-dir", metavar="DIR",
                         help="where session logs live (default: $MCA_SESSIONS_DIR, else ./.sessions)")
+# [/day]
 
 
 # --- the agent: one turn or the REPL -----------------------------------------------
 
 def agent_parser() -> argparse.ArgumentParser:
+    # [day 1-6]
+    parser = argparse.ArgumentParser(prog="python -m mca", description="mca, a small coding agent.")
+    # [or day 7+]
     parser = argparse.ArgumentParser(
         prog="python -m mca", description="mca, a small coding agent.",
         epilog="Other commands: log inspect ID [--json], fork ID N, demo crash.")
+    # [/day]
     parser.add_argument("prompt", nargs="*", help="a request: run one turn and exit (none: start the REPL)")
+    # [day 7+]
     parser.add_argument("--resume", nargs="?", const="", metavar="ID",
                         help="continue the latest session, or ID (--resume \"fix it\" resumes the latest)")
     add_sessions_dir(parser)
+    # [/day]
+    # [day 3+]
     parser.add_argument("--workdir", metavar="DIR", help="the project the tools work in")
+    # [/day]
+    # [day 5+]
     parser.add_argument("--yes", action="store_true", help="approve every tool call that would ask")
+    parser.add_argument("--rule", action="append", default=[], metavar='"ACTION TOOL [PATTERN]"',
+                        help="one more approval rule, e.g. \"allow run_command python -m unittest*\"")
+    # [/day]
+    # [day 7+]
     parser.add_argument("--list", action="store_true", help="list sessions, newest first")
+    # [/day]
     return parser
+# [day 7+]
 
 
 def split_resume(resume: str | None, prompt: list[str]) -> tuple[str | None, str]:
@@ -102,22 +179,66 @@ def split_resume(resume: str | None, prompt: list[str]) -> tuple[str | None, str
     looks_like_id = " " not in resume and (resume.startswith("s-") or "/" in resume or "\\" in resume
                                           or SESSION_ID_PATTERN.fullmatch(resume) is not None)
     return (resume, "") if looks_like_id else (None, resume)
+# [/day]
+# [day 1]
 
 
 def run_agent(args: argparse.Namespace) -> int:
+    config = gateway_config()
+    print(describe(config), file=sys.stderr, flush=True)
+    chat = Chat(make_gateway(config))
+    prompt = " ".join(args.prompt)
+    if not prompt:
+        return run_repl(chat)
+    try:
+        print(chat.ask(prompt), flush=True)
+    except GatewayError as exc:  # one line that names what went wrong, never a traceback
+        print(f"mca: {exc}", file=sys.stderr)
+        return 1
+    return 0
+# [or day 2+]
+
+
+def run_agent(args: argparse.Namespace) -> int:
+    # [day 7+]
     sessions_dir = sessions_dir_of(args)
     if args.list:
         return print_sessions(sessions_dir)
     resuming = args.resume is not None
     session_id, prompt = split_resume(args.resume, args.prompt)
-    tools = default_tools(workdir_of(args))
-    ask = ask_on_terminal if sys.stdin.isatty() else None  # nobody to ask: an ask is a no
+    # [or day 2-6]
+    prompt = " ".join(args.prompt)
+    # [/day]
+    # [day 3+]
+    workdir = workdir_of(args)
+    tools = default_tools(workdir)
+    # [/day]
+    # [day 5+]
+    try:
+        rules = load_rules(workdir, args.rule)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    approver = Approver.for_tools(tools, rules, yes=args.yes, ask=terminal_asker())
+    # [/day]
     config = gateway_config()
-    agent = Agent(make_gateway(config), tools, Approver.for_tools(tools, yes=args.yes, ask=ask), config)
+    # [day 2]
+    agent = Agent(make_gateway(config))
+    # [or day 3-4]
+    agent = Agent(make_gateway(config), tools)
+    # [or day 5-6]
+    agent = Agent(make_gateway(config), tools, approver)
+    # [or day 7+]
+    agent = Agent(make_gateway(config), tools, approver, config)
+    # [/day]
     screen = Screen()
+    screen.status(describe(config))
+    # [day 2-6]
+    chat = Chat(agent, screen)
+    # [or day 7+]
     chat = Chat(sessions_dir, agent, screen)
     if resuming:
         chat.resume(session_id)  # refuses unknown or invalid ids before anything is created
+    # [/day]
     if not prompt:
         return run_repl(chat)
     try:
@@ -125,6 +246,8 @@ def run_agent(args: argparse.Namespace) -> int:
     finally:
         chat.close()
     return 1 if screen.errors else 0
+# [/day]
+# [day 7+]
 
 
 def print_sessions(sessions_dir: Path) -> int:
@@ -205,3 +328,4 @@ def render_inspection(report: dict) -> str:
     ]
     lines += [f"  note: {note}" for note in report["notes"] if not note.startswith("log stopped")]
     return "\n".join(lines)
+# [/day]

@@ -1,3 +1,4 @@
+# [day 7+]
 """What the CLI and the REPL can ask about sessions, as plain results.
 
 These functions return data (a dict, a list, an id) and never print: the CLI
@@ -148,3 +149,4 @@ def fork_menu(events: list[Event], points: list[int]) -> list[str]:
     """Lines like ``/fork 2  user: run the tests and tell me...`` for each fork point."""
     by_seq = {event.seq: event for event in events}
     return [f"/fork {seq}  {describe_message(by_seq[seq].message or {})}" for seq in points if seq in by_seq]
+# [/day]

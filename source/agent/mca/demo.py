@@ -1,3 +1,4 @@
+# [day 7+]
 """``python -m mca demo crash``: why sessions are an append-only log, shown on real files.
 
 Three short acts, in a fresh temp directory (printed, and left there to look at):
@@ -126,3 +127,4 @@ def recovery_act(sessions_dir: Path, session_id: str) -> None:
 
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+# [/day]

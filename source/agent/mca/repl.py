@@ -1,15 +1,28 @@
+# [day 1-6]
+"""The interactive loop: ``you > `` prompts, one turn per line, ``/exit`` to leave.
+
+Leaving must be easy and waiting must be safe: an empty line sends nothing, Ctrl-C
+at the prompt gives a fresh prompt (it does not end the program), and Ctrl-D (the
+end of input) leaves as cleanly as ``/exit``.
+"""
+# [or day 7+]
 """The interactive loop: ``you > `` prompts, turns, and a few slash commands.
 
 Slash commands look at the session without talking to the model: ``/log`` shows
 the events as recorded, ``/fork`` lists the clean points to branch from and
 ``/fork N`` branches and switches to the new session, leaving the old one as it was.
 """
+# [/day]
 
 from __future__ import annotations
 
 from typing import Callable
 
 from .chat import Chat
+# [day 1]
+from .gateway.base import GatewayError
+# [/day]
+# [day 7+]
 from .commands import UserError, attempt, describe_event, fork_menu, fork_session, not_implemented
 from .session import SessionError, estimate_tokens, fork_points, read_events, replay, session_path
 from .session.resume import ResumeError, list_sessions
@@ -21,31 +34,52 @@ HELP = """commands:
   /sessions   the sessions in the sessions dir, newest first
   /exit       leave (Ctrl+D works too)
   /help       this text"""
+# [/day]
 
 
 def run_repl(chat: Chat, read_line: Callable[[str], str] | None = None) -> int:
-    """Read lines until /exit or end of input; each line is a turn or a command."""
+    """Read lines until /exit or end of input; each line is a turn (or a command)."""
     read_line = read_line or input  # looked up now, so tests can replace input()
+    # [day 1-6]
+    print("mca: type a request, /exit to leave", flush=True)
+    # [or day 7+]
     print("mca: type a request, or /help for commands", flush=True)
+    # [/day]
     while True:
+        # BEGIN SOLUTION day-01 E5
         try:
             line = read_line("you > ").strip()
-        except EOFError:
+        except EOFError:  # Ctrl-D, or the end of piped input: a normal way to leave
             print()
             break
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # Ctrl-C at the prompt: a fresh line, not the end of the program
             print()
             continue
         if not line:
-            continue
+            continue  # nothing to send
+        # END SOLUTION day-01 E5
+        # BEGIN SCAFFOLD day-01 E5
+        # # TODO(E5): an empty line, Ctrl-C at the prompt, Ctrl-D (end of input).
+        # line = read_line("you > ").strip()
+        # END SCAFFOLD day-01 E5
         if line in ("/exit", "/quit"):
             break
+        # [day 1]
+        try:
+            print(chat.ask(line), flush=True)
+        except GatewayError as exc:  # one line, and the conversation goes on
+            print(f"mca: {exc}", flush=True)
+        # [or day 2-6]
+        chat.ask(line)
+        # [or day 7+]
         if line.startswith("/"):
             run_command(chat, line)
         else:
             chat.ask(line)
+        # [/day]
     chat.close()
     return 0
+# [day 7+]
 
 
 def run_command(chat: Chat, line: str) -> None:
@@ -120,3 +154,4 @@ def format_session(info, current: bool = False) -> str:
     messages = "?" if info.messages is None else info.messages
     damaged = "  (damaged)" if info.damaged else ""
     return f"{'*' if current else ' '} {info.session_id}  {messages} messages, {info.events} events{damaged}"
+# [/day]

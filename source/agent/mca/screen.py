@@ -1,17 +1,28 @@
+# [day 2+]
 """Showing a turn on the terminal.
 
-The model's words go to stdout, as they stream. Everything about the agent itself
-(tool calls, timings, errors, the resume banner) goes to stderr. Keeping them apart
-means ``python -m mca "..." > answer.txt`` captures the answer and nothing else.
+The screen sees agent events only, never what the gateway streamed: the loop turns
+deltas into events, and whatever watches a turn (this screen, later the session
+log) listens to those. The model's words go to stdout, as they stream. Everything
+about the agent itself (tool calls, timings, errors) goes to stderr. Keeping them
+apart means ``python -m mca "..." > answer.txt`` captures the answer and nothing else.
 """
 
 from __future__ import annotations
 
+# [day 2]
+import json
+# [/day]
 import sys
 from typing import TextIO
 
-from .agent.events import AgentEvent, ErrorOccurred, MessageAdded, TextDelta, ToolFinished, ToolStarted
-from .tools.approval import describe_call
+# [day 2]
+from .agent.events import AgentEvent, ErrorOccurred, MessageAdded, TextDelta, UsageReported
+# [or day 3+]
+from .agent.events import (AgentEvent, ErrorOccurred, MessageAdded, TextDelta, ToolFinished, ToolStarted,
+                           UsageReported)
+from .tools.base import describe_call
+# [/day]
 
 
 class Screen:
@@ -20,26 +31,50 @@ class Screen:
     def __init__(self, out: TextIO | None = None, err: TextIO | None = None) -> None:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
-        self.errors = 0  # how many errors that ended a turn this screen has shown
+        self.errors = 0  # how many times the model could not be reached: the exit status says so
 
     def show(self, event: AgentEvent) -> None:
         if isinstance(event, TextDelta):
-            self.out.write(event.text)
+            self.out.write(event.text)  # a piece of the reply, the moment it arrives
             self.out.flush()
         elif isinstance(event, MessageAdded):
-            if event.message.get("role") == "assistant" and event.message.get("content"):
+            message = event.message
+            if message.get("role") != "assistant":
+                return
+            # BEGIN SOLUTION day-02 E4
+            if message.get("content"):
                 self.out.write("\n")  # the streamed text is complete: end its line
                 self.out.flush()
+            # END SOLUTION day-02 E4
+            # BEGIN SCAFFOLD day-02 E4
+            # if message.get("content"):
+            #     self.out.write("\n" + message["content"] + "\n")  # the reply, now that it is whole
+            #     self.out.flush()
+            # END SCAFFOLD day-02 E4
+            # [day 2]
+            for call in message.get("tool_calls") or []:
+                args = json.dumps(call["args"], ensure_ascii=False)
+                self.status(f"  (the model asked for {call['name']}({args}); no tool can run yet)")
+            # [/day]
+        elif isinstance(event, UsageReported):
+            self.status(f"  tokens: {event.input_tokens} in, {event.output_tokens} out")
+        # [day 3+]
         elif isinstance(event, ToolStarted):
             self.status(f"  -> {describe_call(event.name, event.args)}")
         elif isinstance(event, ToolFinished):
             self.status(f"  <- {tool_outcome(event)}")
+        # [/day]
         elif isinstance(event, ErrorOccurred):
-            self.errors += 0 if event.retrying else 1  # a retried request may still succeed
+            # [day 2-5]
+            self.errors += event.where == "gateway"
+            # [or day 6+]
+            self.errors += event.where == "gateway" and not event.retrying  # a retried request may succeed
+            # [/day]
             self.status(f"error ({event.where}): {event.message}")
 
     def status(self, line: str) -> None:
         print(line, file=self.err, flush=True)
+# [day 3+]
 
 
 def tool_outcome(event: ToolFinished) -> str:
@@ -48,3 +83,5 @@ def tool_outcome(event: ToolFinished) -> str:
     state = "ok" if event.ok else "failed"
     cut = ", truncated" if event.truncated else ""
     return f"{event.name} {state} ({event.ms} ms, {event.chars} chars{cut})"
+# [/day]
+# [/day]

@@ -2,40 +2,45 @@
 
 A turn is a loop of model rounds. In each round the model's reply is streamed
 (text goes to the screen as it arrives, tool-call chunks are merged), then every
-tool call it asked for runs through the approval gate, and the results join the
-history. The loop ends when the model answers without tool calls.
+tool call it asked for runs, and the results join the history. The loop ends when
+the model answers without tool calls, or after MAX_ROUNDS rounds.
 
 Everything that happens is reported through ``emit`` as an AgentEvent, in the order
-it happens. The session recorder writes them to the log in that order, so this
-order is part of the contract: usage, assistant message, then per tool call its
-ToolFinished and its tool-result message.
+it happens: usage, assistant message, then per tool call its ToolFinished and its
+tool-result message.
 
-Day 6 made the loop robust: tool errors and bad arguments go back to the model as
-results, failed requests are retried with growing pauses, the number of rounds is
-capped, and a call repeated over and over is blocked.
+Day 5 put the approval gate in front of every call: a "no" comes back as the call's
+result, and the turn goes on.
+
+Day 6 made the loop robust: failed requests are retried when it may help, with
+growing pauses; a call repeated over and over is blocked; Ctrl-C cancels the turn
+and leaves a history in which every call has a result.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from ..gateway.base import Gateway, GatewayError, StreamDelta, ToolCallChunk, Usage, rough_tokens
-from ..tools.approval import Approver
 from ..tools.base import ToolResult
 from ..tools.registry import ToolRegistry
+from ..tools.approval import Approver
 from .events import (AgentEvent, ErrorOccurred, MessageAdded, TextDelta, ToolFinished,
                      ToolStarted, UsageReported)
 
 Emit = Callable[[AgentEvent], None]
 
-MAX_ROUNDS = 8
+MAX_ROUNDS = 8         # model rounds in one turn before the loop gives up
 RETRIES = 3            # extra attempts after the first failed request
 BACKOFF_SECONDS = 0.5  # first pause; doubles each time
 BACKOFF_CAP = 8.0      # no single pause is longer than this
+RETRY_AFTER_CAP = 120  # seconds: a server asking for longer than this gets this
+RETRYABLE_STATUS = {408, 409, 429}  # and every 5xx
 MAX_REPEATS = 2        # the same call a third time in one turn is blocked
 
 
@@ -59,30 +64,38 @@ class ModelReply:
 
 
 def run_turn(history: list[dict], user_text: str, *, gateway: Gateway, tools: ToolRegistry,
-             approver: Approver, emit: Emit, max_rounds: int = MAX_ROUNDS, retries: int = RETRIES,
-             sleep: Callable[[float], None] = time.sleep) -> str:
+             approver: Approver,
+             emit: Emit, max_rounds: int = MAX_ROUNDS,
+             retries: int = RETRIES, sleep: Callable[[float], None] = time.sleep,
+             ) -> str:
     """Run one turn; ``history`` grows in place. Returns the model's final text ("" if none)."""
     add_message(history, {"role": "user", "content": user_text}, emit)
-    guard = LoopGuard()
     try:
-        for _ in range(max_rounds):
-            reply = request_with_retry(gateway, history, tools.schemas(), emit, retries, sleep)
-            if reply is None:
-                return ""  # the failure is already reported as an ErrorOccurred
-            usage = reply.usage or estimate_usage(history, reply)
-            emit(UsageReported(usage.input_tokens, usage.output_tokens))
-            add_message(history, assistant_message(reply), emit)
-            if not reply.calls:
-                return reply.text
-            for call in reply.calls:
-                run_call(call, tools, approver, guard, history, emit)
-        emit(ErrorOccurred(f"stopped after {max_rounds} model rounds without a final answer", "loop"))
-        return ""
+        return rounds(history, gateway, tools, approver, emit, max_rounds, retries, sleep)
     except KeyboardInterrupt:
-        # Ctrl+C: leave the history valid (every tool call has a result) and stop the turn.
+        # Ctrl-C: stop the turn, not the program, and leave every tool call with a result.
         close_dangling_calls(history, emit)
         emit(ErrorOccurred("cancelled by the user", "loop"))
         return ""
+
+
+def rounds(history: list[dict], gateway: Gateway, tools: ToolRegistry,
+           approver: Approver,
+           emit: Emit, max_rounds: int,
+           retries: int, sleep: Callable[[float], None],
+           ) -> str:
+    """Model rounds until a reply asks for no tools, or the cap."""
+    guard = LoopGuard()
+    for _ in range(max_rounds):
+        reply = request_with_retry(gateway, history, tools.schemas(), emit, retries, sleep)
+        if reply is None:
+            return ""  # the failure is already reported as an ErrorOccurred
+        if not reply.calls:
+            return reply.text
+        for call in reply.calls:  # every call gets its result, in the order the model asked
+            run_call(call, tools, history, emit, approver=approver, guard=guard)
+    emit(ErrorOccurred(f"stopped after {max_rounds} model rounds without a final answer", "loop"))
+    return ""
 
 
 def add_message(history: list[dict], message: dict, emit: Emit) -> None:
@@ -94,23 +107,46 @@ def add_message(history: list[dict], message: dict, emit: Emit) -> None:
 
 def request_with_retry(gateway: Gateway, history: list[dict], schemas: list[dict], emit: Emit,
                        retries: int, sleep: Callable[[float], None]) -> ModelReply | None:
-    """Stream one reply, retrying failed requests with exponential backoff.
+    """Stream one reply, retrying a failed request when trying again may help.
 
-    Text streamed before a failure has already been shown; a retry streams the
-    reply again from the start. Only the reply that completes joins the history.
+    Never after the reply started to stream: its first words are on the screen
+    already, and a second copy would follow them.
     """
     for attempt in range(retries + 1):
+        arrived: list[StreamDelta] = []
         try:
-            return collect(gateway.stream(list(history), schemas), emit)
+            return collect(watched(gateway.stream(list(history), schemas), arrived), history, emit)
         except GatewayError as exc:
-            if not exc.retryable or attempt == retries:
+            if arrived or not should_retry(exc) or attempt == retries:
                 emit(ErrorOccurred(f"model request failed after {attempt + 1} attempt(s): {exc}", "gateway"))
                 return None
-            delay = backoff_delay(attempt)
-            emit(ErrorOccurred(f"model request failed: {exc}; trying again in {delay:g} s", "gateway",
+            delay = backoff_delay(attempt, exc.retry_after)
+            emit(ErrorOccurred(f"model request failed: {exc}; trying again in {delay:.2g} s", "gateway",
                                retrying=True))
             sleep(delay * time_scale())
     return None
+
+
+def watched(stream: Iterable[StreamDelta], arrived: list) -> Iterable[StreamDelta]:
+    """The same stream, noting in ``arrived`` that something came."""
+    for delta in stream:
+        arrived.append(True)
+        yield delta
+
+
+def should_retry(exc: GatewayError) -> bool:
+    """Retry what is transient, and only that."""
+    if exc.status is None:
+        return exc.transient  # refused, reset, timed out: the next attempt may get through
+    return exc.status in RETRYABLE_STATUS or exc.status >= 500
+
+
+def backoff_delay(attempt: int, retry_after: float | None = None) -> float:
+    """Seconds to wait before attempt ``attempt + 1``."""
+    if retry_after is not None:
+        return min(retry_after, RETRY_AFTER_CAP)  # the server knows best when it will have room
+    # 0.5 s, 1 s, 2 s, ... capped; the jitter keeps many clients from retrying in step.
+    return min(BACKOFF_SECONDS * 2 ** attempt, BACKOFF_CAP) * random.uniform(0.75, 1.0)
 
 
 def time_scale() -> float:
@@ -122,26 +158,26 @@ def time_scale() -> float:
     return scale if scale >= 0 else 1.0
 
 
-def backoff_delay(attempt: int) -> float:
-    """0.5 s, 1 s, 2 s, ... capped: waiting longer each time gives a busy server room."""
-    return min(BACKOFF_SECONDS * 2 ** attempt, BACKOFF_CAP)
-
-
-def collect(stream: Iterable[StreamDelta], emit: Emit) -> ModelReply:
-    """Show text as it streams, and merge tool-call chunks by their index."""
+def collect(stream: Iterable[StreamDelta], history: list[dict], emit: Emit) -> ModelReply:
+    """Show text as it streams, merge tool-call chunks by their index, and add the reply
+    to the history: TextDelta per piece, then UsageReported, then MessageAdded."""
     text: list[str] = []
     pieces: dict[int, dict] = {}
     usage = None
     for delta in stream:
         if delta.text:
             text.append(delta.text)
-            emit(TextDelta(delta.text))
+            emit(TextDelta(delta.text))  # on the screen now, not when the reply is done
         if delta.tool_call is not None:
             merge_chunk(pieces, delta.tool_call)
         if delta.usage is not None:
             usage = delta.usage
     calls = [finish_call(index, pieces[index]) for index in sorted(pieces)]
-    return ModelReply("".join(text), calls, usage)
+    reply = ModelReply("".join(text), calls, usage)
+    usage = usage or estimate_usage(history, reply)  # a provider that reports none still costs tokens
+    emit(UsageReported(usage.input_tokens, usage.output_tokens))
+    add_message(history, assistant_message(reply), emit)
+    return reply
 
 
 def merge_chunk(pieces: dict[int, dict], chunk: ToolCallChunk) -> None:
@@ -199,9 +235,11 @@ class LoopGuard:
         return self.seen[key] > self.max_repeats
 
 
-def run_call(call: ToolCall, tools: ToolRegistry, approver: Approver, guard: LoopGuard,
-             history: list[dict], emit: Emit) -> None:
-    """One tool call: started, gated and run, finished, and its result added to the history."""
+def run_call(call: ToolCall, tools: ToolRegistry, history: list[dict], emit: Emit,
+             *, approver: Approver,
+             guard: LoopGuard,
+             ) -> None:
+    """One tool call: started, checked and run, finished, and its result added to the history."""
     emit(ToolStarted(call.id, call.name, call.args))
     result, ms = refusal(call, approver, guard), 0
     if result is None:
@@ -213,7 +251,9 @@ def run_call(call: ToolCall, tools: ToolRegistry, approver: Approver, guard: Loo
     add_message(history, {"role": "tool", "tool_call_id": call.id, "content": result.content}, emit)
 
 
-def refusal(call: ToolCall, approver: Approver, guard: LoopGuard) -> ToolResult | None:
+def refusal(call: ToolCall, approver: Approver,
+            guard: LoopGuard,
+            ) -> ToolResult | None:
     """Why this call must not run, as the result the model will read; None if it may run."""
     if call.problem:
         return ToolResult(False, f"error: {call.problem}")
@@ -223,7 +263,7 @@ def refusal(call: ToolCall, approver: Approver, guard: LoopGuard) -> ToolResult 
                           blocked_by="loop_guard")
     decision = approver.decide(call.name, call.args)
     if not decision.allowed:
-        return ToolResult(False, decision.reason, blocked_by="approval")
+        return ToolResult(False, decision.reason, blocked_by="approval")  # a "no" is an answer
     return None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -22,7 +23,11 @@ class ToolResult:
 
 @dataclass(frozen=True)
 class Tool:
-    """One tool: its name and JSON-schema parameters (for the model) and the code that runs it."""
+    """One tool: its name and JSON-schema parameters (for the model) and the code that runs it.
+
+    ``read_only`` tools change nothing; the approval gate (day 5) lets them through
+    without asking, so marking a tool is the whole rule.
+    """
 
     name: str
     description: str
@@ -32,3 +37,11 @@ class Tool:
 
     def schema(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+
+def describe_call(name: str, args: dict) -> str:
+    """One line a person can judge: the command itself for run_command, else the arguments."""
+    if name == "run_command" and "command" in args:
+        return f"run_command: {args['command']}"
+    text = json.dumps(args, ensure_ascii=False)
+    return f"{name} {text[:200]}{'...' if len(text) > 200 else ''}"

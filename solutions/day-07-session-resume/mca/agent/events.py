@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 
-BlockedBy = Literal["approval", "loop_guard"] | None
+BlockedBy = Literal["approval", "loop_guard"] | None  # why a call never ran: the gate, or the loop guard
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class UsageReported:
 
     input_tokens: int
     output_tokens: int
+
+
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class ToolFinished:
 
 @dataclass(frozen=True)
 class ErrorOccurred:
-    """Something went wrong: `where` it happened, and whether the loop is trying again.
+    """Something went wrong: `where` it happened (gateway, loop, ...).
 
     A request that failed and is retried (`retrying`) is still an error worth a line in
     the log; one the turn could not recover from ends it.

@@ -33,5 +33,12 @@ def make_gateway(config: Mapping[str, object] | None = None, env: Mapping[str, s
                                model=str(config["model"]))
 
 
-__all__ = ["Gateway", "GatewayError", "MockGateway", "StreamDelta", "ToolCallChunk", "Usage", "gateway_config",
-           "make_gateway"]
+def describe(config: Mapping[str, object]) -> str:
+    """One line for the start of a session: which model answers."""
+    if config.get("gateway") != "openai-compatible":
+        return "model: the mock (set MCA_API_KEY, and leave MOCK unset, for a real one)"
+    return f"model: {config['model']} at {config['base_url']}"
+
+
+__all__ = ["Gateway", "GatewayError", "MockGateway", "StreamDelta", "ToolCallChunk", "Usage", "describe",
+           "gateway_config", "make_gateway"]

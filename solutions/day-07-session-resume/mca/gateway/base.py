@@ -13,6 +13,23 @@ from dataclasses import dataclass
 from typing import Iterator, Protocol
 
 
+class GatewayError(RuntimeError):
+    """A request to the model failed, in one line a person can read.
+
+    ``status`` is the HTTP status when there was one; ``transient`` marks failures
+    that are not the request's fault (a refused or reset connection, a timeout).
+    ``retry_after`` is how long the server asked us to wait, in seconds.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None, transient: bool = False,
+                 retry_after: float | None = None,
+                 ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.transient = transient
+        self.retry_after = retry_after
+
+
 @dataclass(frozen=True)
 class ToolCallChunk:
     """A piece of one tool call; chunks with the same index belong together."""
@@ -41,18 +58,10 @@ class StreamDelta:
     finish: str | None = None  # "stop" or "tool_calls" at the end of the stream
 
 
-class GatewayError(RuntimeError):
-    """A request to the model failed; ``retryable`` says whether trying again may help."""
-
-    def __init__(self, message: str, retryable: bool = True) -> None:
-        super().__init__(message)
-        self.retryable = retryable
-
-
 class Gateway(Protocol):
     """Anything that can stream a reply to a list of messages."""
 
-    def stream(self, messages: list[dict], tools: list[dict]) -> Iterator[StreamDelta]:
+    def stream(self, messages: list[dict], tools: list[dict] | None = None) -> Iterator[StreamDelta]:
         """Stream the model's next reply to ``messages``, offering ``tools``."""
         ...
 
@@ -60,6 +69,6 @@ class Gateway(Protocol):
 def rough_tokens(text: str) -> int:
     """A cheap, deterministic token estimate: about four characters per token.
 
-    Good enough to watch a session grow; a real tokenizer would differ by model.
+    Good enough to watch a conversation grow; a real tokenizer would differ by model.
     """
     return (len(text) + 3) // 4

@@ -1,14 +1,17 @@
 """File tools: three that only read, two that write.
 
 Every path goes through ``resolve_inside`` first, so no tool can reach outside the
-workdir. The read-only tools are allowed without asking (approval.py); the two
-write tools ask by default, because they change the user's files.
+workdir. The read-only tools change nothing; the two write tools change the
+user's files, so each is made safe to fail: an edit must match exactly once, and a
+write never leaves half a file (a temp file in the same directory, then a rename).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
 from .base import Tool, ToolError
@@ -20,10 +23,7 @@ SKIPPED_DIRS = {".git", "__pycache__", ".sessions", ".venv", "node_modules"}
 
 def read_file(workdir: Path, args: dict) -> str:
     """The text of one file."""
-    target = resolve_inside(workdir, args["path"])
-    if not target.is_file():
-        raise ToolError(f"{args['path']} is not a file")
-    return target.read_text(encoding="utf-8")
+    return resolve_inside(workdir, args["path"]).read_text(encoding="utf-8")
 
 
 def list_dir(workdir: Path, args: dict) -> str:
@@ -68,29 +68,55 @@ def walk_files(start: Path):
 
 
 def write_file(workdir: Path, args: dict) -> str:
-    """Create or replace a whole file."""
+    """Create or replace a whole file (inside the workdir, parent directories made)."""
     target = resolve_inside(workdir, args["path"])
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(args["content"], encoding="utf-8")
+    replace_file(target, args["content"])
     return f"wrote {len(args['content'])} characters to {shown(workdir, target)}"
+
+
+def replace_file(target: Path, text: str) -> None:
+    """Put ``text`` in ``target`` all at once: readers see the old content or the new, never half.
+
+    The text goes to a temp file in the same directory (so the rename stays on one file
+    system), is flushed to disk, keeps the old file's permissions, and is renamed over
+    the target: a rename is atomic, a write is not.
+    """
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if target.exists():
+            shutil.copymode(target, temp)
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)  # no stray temp file, whatever happened
+        raise
 
 
 def edit_file(workdir: Path, args: dict) -> str:
     """Replace one exact piece of text with another.
 
     The old text must appear exactly once: zero means the model's picture of the
-    file is wrong, two or more means it would be guessing which one to change.
+    file is wrong, two or more means it would be guessing which one to change. A file
+    with Windows line endings keeps them.
     """
     target = resolve_inside(workdir, args["path"])
     if not target.is_file():
         raise ToolError(f"{args['path']} is not a file")
-    text = target.read_text(encoding="utf-8")
-    count = text.count(args["old"])
+    with open(target, encoding="utf-8", newline="") as handle:  # newline="": \r\n stays \r\n
+        text = handle.read()
+    old, new = args["old"], args["new"]
+    if "\r\n" in text:  # the model writes \n; the file has \r\n: speak the file's language
+        old, new = (part.replace("\r\n", "\n").replace("\n", "\r\n") for part in (old, new))
+    count = text.count(old) if old else 0
     if count == 0:
         raise ToolError(f"the old text was not found in {args['path']}; read the file and copy it exactly")
     if count > 1:
         raise ToolError(f"the old text appears {count} times in {args['path']}; include more lines so it is unique")
-    target.write_text(text.replace(args["old"], args["new"], 1), encoding="utf-8")
+    replace_file(target, text.replace(old, new, 1))
     return f"edited {shown(workdir, target)}: replaced 1 occurrence"
 
 

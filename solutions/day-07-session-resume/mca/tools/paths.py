@@ -1,16 +1,19 @@
 """Keep every tool inside the workdir.
 
-The model chooses the paths, so a path is untrusted input: ``../../etc/passwd`` or an
-absolute path elsewhere must be refused, not followed. Resolving first (which also
-follows symlinks) and then checking the result closes both doors at once.
+The model chooses the paths, so a path is untrusted input: ``../../etc/passwd``, an
+absolute path elsewhere, or a symlink inside the workdir that points out of it must
+be refused, not followed. Resolving first (which also follows symlinks) and then
+checking the result closes all three doors at once.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from .base import ToolError
 
-class OutsideWorkdir(ValueError):
+
+class OutsideWorkdir(ToolError):
     """A path the model gave points outside the workdir."""
 
 

@@ -2,20 +2,30 @@
 
 The command runs with the workdir as its current directory and with the agent's own
 interpreter first on PATH, so ``python -m unittest`` means the same Python that runs
-the agent (not whatever ``python`` the user's shell would find). The result says the
-exit status and how long it took, because "it failed after 30 s" and "it failed at
-once" point to different causes.
+the agent. Three things make it safe to hand to a model:
+
+* a time limit that stops the command *and everything it started*: the shell runs
+  in a process group of its own, and the whole group is killed (``subprocess.run``
+  with a timeout kills only the shell; a grandchild that holds the output pipe then
+  keeps the call waiting);
+* the exit status, first, because "exit status 1" is half of what a test run says;
+* both output streams, each cut to a size the model can read, and the cut declared.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from .base import Tool, ToolError
+from .truncate import truncate
+
+STREAM_CHARS = 3500  # of each stream, so the exit status and both streams fit in one result
+DRAIN_SECONDS = 2    # after a kill: how long to wait for what the group already wrote
 
 
 def command_env() -> dict[str, str]:
@@ -26,21 +36,41 @@ def command_env() -> dict[str, str]:
     return env
 
 
-def run_command(workdir: Path, args: dict, timeout: float) -> str:
-    """Run the command and return its status line followed by its combined output."""
-    started = time.monotonic()
+def kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the command's whole process group: the shell and all it started."""
     try:
-        done = subprocess.run(
-            args["command"], shell=True, cwd=workdir, env=command_env(),
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            timeout=timeout,
-        )
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_command(workdir: Path, args: dict, timeout: float) -> str:
+    """Run the command; return its exit status, then what it printed."""
+    started = time.monotonic()
+    proc = subprocess.Popen(args["command"], shell=True, cwd=workdir, env=command_env(),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)  # its own process group: one kill stops it all
+    try:
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        raise ToolError(f"the command did not finish within {timeout:g} s and was stopped") from None
+        kill_group(proc)
+        try:  # what was written before the kill, without waiting on a pipe a survivor still holds
+            proc.communicate(timeout=DRAIN_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+        raise ToolError(f"timed out after {timeout:g} s: the command and everything it started were stopped") from None
+    except BaseException:  # Ctrl-C, or anything else: never leave the command running
+        kill_group(proc)
+        raise
+    code = proc.returncode
     ms = round((time.monotonic() - started) * 1000)
-    output = done.stdout.decode("utf-8", errors="replace")
-    # The status goes first: if the output is long and gets truncated, it survives.
-    return f"exit status {done.returncode} ({ms} ms)\n{output}"
+    # The status goes first: if the output is long and gets cut, it survives.
+    parts = [f"exit status {code} ({ms} ms)"]
+    for name, data in (("stdout", out), ("stderr", err)):
+        text, _ = truncate(data.decode("utf-8", errors="replace"), STREAM_CHARS)
+        if text:
+            parts.append(f"--- {name} ---\n{text}")
+    return "\n".join(parts)
 
 
 def shell_tools(workdir: Path, timeout: float = 60.0) -> list[Tool]:

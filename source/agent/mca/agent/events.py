@@ -1,3 +1,4 @@
+# [day 2+]
 """What the agent loop tells the outside world while a turn runs.
 
 The gateway streams ``StreamDelta``s (what the model says); the loop turns them into
@@ -11,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 
-BlockedBy = Literal["approval", "loop_guard"] | None
+# [day 3+]
+BlockedBy = Literal["approval", "loop_guard"] | None  # why a call never ran: the gate, or the loop guard
+# [/day]
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,9 @@ class UsageReported:
     output_tokens: int
 
 
+# [day 3+]
+
+
 @dataclass(frozen=True)
 class ToolStarted:
     """A tool call is about to run (before the approval gate)."""
@@ -56,19 +62,29 @@ class ToolFinished:
     chars: int
     truncated: bool
     blocked_by: BlockedBy = None
+# [/day]
 
 
 @dataclass(frozen=True)
 class ErrorOccurred:
-    """Something went wrong: `where` it happened, and whether the loop is trying again.
+    """Something went wrong: `where` it happened (gateway, loop, ...).
+    # [day 6+]
 
     A request that failed and is retried (`retrying`) is still an error worth a line in
     the log; one the turn could not recover from ends it.
+    # [/day]
     """
 
     message: str
     where: str
+    # [day 6+]
     retrying: bool = False
+    # [/day]
 
 
+# [day 2]
+AgentEvent = Union[TextDelta, MessageAdded, UsageReported, ErrorOccurred]
+# [or day 3+]
 AgentEvent = Union[TextDelta, MessageAdded, UsageReported, ToolStarted, ToolFinished, ErrorOccurred]
+# [/day]
+# [/day]

@@ -5,7 +5,11 @@ from __future__ import annotations
 import os
 from typing import Mapping
 
+# [day 1]
+from .base import Gateway, GatewayError
+# [or day 2+]
 from .base import Gateway, GatewayError, StreamDelta, ToolCallChunk, Usage
+# [/day]
 from .mock import MockGateway
 
 
@@ -33,5 +37,16 @@ def make_gateway(config: Mapping[str, object] | None = None, env: Mapping[str, s
                                model=str(config["model"]))
 
 
-__all__ = ["Gateway", "GatewayError", "MockGateway", "StreamDelta", "ToolCallChunk", "Usage", "gateway_config",
-           "make_gateway"]
+def describe(config: Mapping[str, object]) -> str:
+    """One line for the start of a session: which model answers."""
+    if config.get("gateway") != "openai-compatible":
+        return "model: the mock (set MCA_API_KEY, and leave MOCK unset, for a real one)"
+    return f"model: {config['model']} at {config['base_url']}"
+
+
+# [day 1]
+__all__ = ["Gateway", "GatewayError", "MockGateway", "describe", "gateway_config", "make_gateway"]
+# [or day 2+]
+__all__ = ["Gateway", "GatewayError", "MockGateway", "StreamDelta", "ToolCallChunk", "Usage", "describe",
+           "gateway_config", "make_gateway"]
+# [/day]

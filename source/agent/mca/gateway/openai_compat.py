@@ -1,10 +1,14 @@
-"""A real gateway: any OpenAI-compatible chat-completions API, streamed.
+"""A real gateway: any OpenAI-compatible chat-completions API.
 
 Optional: the mock is enough for the whole course. This client is small on
-purpose - the standard library's urllib, server-sent events read line by line -
-so that it can be read in one sitting. It translates both ways: our messages to
-the provider's shape on the way out, the provider's stream to StreamDeltas on the
-way in.
+purpose - the standard library's urllib and nothing else - so that it can be read
+in one sitting. It translates both ways: our messages to the provider's shape on
+the way out, the provider's answer back to ours on the way in.
+# [day 2+]
+
+The reply is streamed: server-sent events (sse.py) carry small JSON chunks, which
+become StreamDeltas.
+# [/day]
 """
 
 from __future__ import annotations
@@ -12,47 +16,21 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
+# [day 2+]
+from http.client import HTTPException
 from typing import Iterator
+# [/day]
+# [day 6+]
+from email.utils import parsedate_to_datetime
+from datetime import datetime, timezone
+# [/day]
 
+# [day 1]
+from .base import GatewayError
+# [or day 2+]
 from .base import GatewayError, StreamDelta, ToolCallChunk, Usage
-
-RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
-
-
-class OpenAICompatGateway:
-    """Streams chat completions from ``base_url`` with ``model``."""
-
-    def __init__(self, api_key: str, base_url: str, model: str, timeout: float = 120.0) -> None:
-        self.api_key = api_key
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        self.model = model
-        self.timeout = timeout
-
-    def stream(self, messages: list[dict], tools: list[dict]) -> Iterator[StreamDelta]:
-        body = {
-            "model": self.model,
-            "messages": [to_provider(m) for m in messages],
-            "stream": True,
-            "stream_options": {"include_usage": True},
-        }
-        if tools:
-            body["tools"] = [{"type": "function", "function": t} for t in tools]
-        request = urllib.request.Request(
-            self.url, data=json.dumps(body).encode("utf-8"), method="POST",
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.api_key}"},
-        )
-        try:
-            response = urllib.request.urlopen(request, timeout=self.timeout)
-        except urllib.error.HTTPError as exc:
-            detail = exc.read().decode("utf-8", errors="replace")[:300]
-            raise GatewayError(f"HTTP {exc.code}: {detail}", retryable=exc.code in RETRYABLE_STATUS) from None
-        except (urllib.error.URLError, OSError) as exc:
-            raise GatewayError(f"cannot reach {self.url}: {exc}") from None
-        with response:
-            try:
-                yield from read_events(response)
-            except OSError as exc:  # the connection broke mid-stream
-                raise GatewayError(f"the stream broke: {exc}") from None
+from .sse import read_events
+# [/day]
 
 
 def to_provider(message: dict) -> dict:
@@ -69,20 +47,138 @@ def to_provider(message: dict) -> dict:
     return out
 
 
-def read_events(lines) -> Iterator[StreamDelta]:
-    """Turn ``data: {...}`` lines of a server-sent event stream into StreamDeltas."""
-    for raw in lines:
-        line = raw.decode("utf-8").strip()
-        if not line.startswith("data:"):
-            continue  # blank keep-alive lines and comments
-        data = line[len("data:"):].strip()
-        if data == "[DONE]":
-            return
-        yield from deltas_of(json.loads(data))
+def build_request(base_url: str, api_key: str, model: str, messages: list[dict], *, stream: bool = False,
+                  tools: list[dict] | None = None) -> urllib.request.Request:
+    """The HTTP request for one chat completion.
+
+    ``POST {base}/v1/chat/completions`` whether the base URL ends in ``/v1`` or not,
+    with or without a trailing slash (``.../v1/v1`` is a 404 on every provider), the key
+    as a Bearer token, and a JSON body with the model and the messages.
+    """
+    # BEGIN SOLUTION day-01 E3
+    base = base_url.rstrip("/")
+    if not base.endswith("/v1"):
+        base += "/v1"
+    body: dict = {"model": model, "messages": [to_provider(m) for m in messages]}
+    if stream:
+        body["stream"] = True
+        body["stream_options"] = {"include_usage": True}  # the last chunk then reports the tokens
+    if tools:
+        body["tools"] = [{"type": "function", "function": tool} for tool in tools]
+    return urllib.request.Request(
+        base + "/chat/completions", data=json.dumps(body).encode("utf-8"), method="POST",
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {api_key}"},
+    )
+    # END SOLUTION day-01 E3
+    # BEGIN SCAFFOLD day-01 E3
+    # raise NotImplementedError(
+    #     "TODO(E3): build the POST request: {base}/v1/chat/completions (never /v1/v1), "
+    #     "an Authorization: Bearer header, and a JSON body with model and messages")
+    # END SCAFFOLD day-01 E3
+
+
+# BEGIN SOLUTION day-01 E4
+def parse_reply(body: bytes) -> str:
+    """The text of a (non-streamed) chat completion: ``choices[0].message.content``.
+
+    A reply may carry no text at all (content null, e.g. when the model only calls
+    tools): that is an empty string, not an error.
+    """
+    try:
+        data = json.loads(body)
+        content = data["choices"][0]["message"].get("content")
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        raise GatewayError(f"the server's answer is not a chat completion: {body[:200]!r}") from None
+    return content or ""
+
+
+def error_of(exc: Exception, url: str) -> GatewayError:
+    """A failed request as one line: the HTTP status and the server's own message, or what
+    kept us from reaching the server at all."""
+    if isinstance(exc, urllib.error.HTTPError):
+        detail = exc.read().decode("utf-8", errors="replace")
+        try:
+            detail = json.loads(detail)["error"]["message"]
+        except (ValueError, KeyError, TypeError):
+            pass
+        detail = " ".join(str(detail).split())[:300] or exc.reason
+        return GatewayError(f"HTTP {exc.code}: {detail}", status=exc.code)
+    reason = getattr(exc, "reason", exc)
+    return GatewayError(f"cannot reach {url}: {reason}", transient=True)
+# END SOLUTION day-01 E4
+# BEGIN SCAFFOLD day-01 E4
+# def parse_reply(body: bytes) -> str:
+#     raise NotImplementedError("TODO(E4): return choices[0].message.content (null content: an empty reply)")
+#
+#
+# def error_of(exc: Exception, url: str) -> GatewayError:
+#     raise NotImplementedError("TODO(E4): turn an HTTP error or a connection failure into one GatewayError line")
+# END SCAFFOLD day-01 E4
+# [day 6+]
+
+
+def retry_after_of(exc: Exception) -> float | None:
+    """Seconds the server asked us to wait (``Retry-After``: seconds, or an HTTP date)."""
+    value = getattr(exc, "headers", None) and exc.headers.get("Retry-After")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+# [/day]
+
+
+class OpenAICompatGateway:
+    """Talks to ``base_url`` with ``model``."""
+
+    def __init__(self, api_key: str, base_url: str, model: str, timeout: float = 120.0) -> None:
+        self.api_key = api_key
+        self.base_url = base_url
+        self.model = model
+        self.timeout = timeout
+    # [day 1]
+
+    def complete(self, messages: list[dict]) -> str:
+        request = build_request(self.base_url, self.api_key, self.model, messages)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return parse_reply(response.read())
+        except (urllib.error.URLError, OSError) as exc:  # HTTPError is a URLError too
+            raise error_of(exc, request.full_url) from None
+    # [or day 2+]
+
+    def stream(self, messages: list[dict], tools: list[dict] | None = None) -> Iterator[StreamDelta]:
+        request = build_request(self.base_url, self.api_key, self.model, messages, stream=True, tools=tools)
+        try:
+            response = urllib.request.urlopen(request, timeout=self.timeout)
+        except (urllib.error.URLError, OSError) as exc:  # HTTPError is a URLError too
+            error = error_of(exc, request.full_url)
+            # [day 6+]
+            error.retry_after = retry_after_of(exc)
+            # [/day]
+            raise error from None
+        with response:
+            if "event-stream" not in (response.headers.get("Content-Type") or ""):
+                # A server that ignores "stream": true answers all at once.
+                yield StreamDelta(text=parse_reply(response.read()))
+                yield StreamDelta(finish="stop")
+                return
+            chunks = iter(lambda: response.read1(65536), b"")  # bytes as they arrive, split anywhere
+            try:
+                for payload in read_events(chunks):
+                    yield from deltas_of(payload)
+            except (OSError, HTTPException) as exc:  # the connection broke mid-stream
+                raise GatewayError(f"the stream broke: {exc}", transient=True) from None
 
 
 def deltas_of(chunk: dict) -> Iterator[StreamDelta]:
-    """The StreamDeltas inside one provider chunk."""
+    """The StreamDeltas inside one provider chunk (the usage chunk has no choices at all)."""
     if chunk.get("usage"):
         usage = chunk["usage"]
         yield StreamDelta(usage=Usage(usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)))
@@ -93,6 +189,8 @@ def deltas_of(chunk: dict) -> Iterator[StreamDelta]:
         for call in delta.get("tool_calls") or []:
             function = call.get("function") or {}
             yield StreamDelta(tool_call=ToolCallChunk(
-                call.get("index", 0), call.get("id"), function.get("name"), function.get("arguments") or ""))
+                call.get("index", 0), call.get("id") or None, function.get("name") or None,
+                function.get("arguments") or ""))
         if choice.get("finish_reason"):
             yield StreamDelta(finish=choice["finish_reason"])
+    # [/day]

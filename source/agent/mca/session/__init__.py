@@ -1,3 +1,4 @@
+# [day 7+]
 """Day 7: session persistence - an append-only event log, replay, resume and fork."""
 
 from .fork import ForkError, fork, fork_points
@@ -18,3 +19,4 @@ __all__ = [
     "SessionError", "SessionLocked", "SessionLog", "check_session_id", "estimate_tokens",
     "fork", "fork_points", "new_session_id", "read_events", "replay", "session_path",
 ]
+# [/day]

@@ -1,3 +1,4 @@
+# [day 7+]
 """Fork: grow a new session from a clean point of an existing one.
 
 A fork copies the parent's first lines, up to and including event N, into a new
@@ -129,3 +130,4 @@ def fork(sessions_dir: Path | str, parent_id: str, at_seq: int) -> str:
 
 
 __all__ = ["ForkError", "clean_prefix_size", "fork", "fork_points", "listed_fork_points"]
+# [/day]

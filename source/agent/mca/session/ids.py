@@ -1,3 +1,4 @@
+# [day 7+]
 """Session ids and where each session's log lives.
 
 An id looks like ``s-20261129-102233-4f1c``: the UTC creation time to the second,
@@ -68,3 +69,4 @@ def check_session_id(text: object) -> str:
 def session_path(sessions_dir: Path | str, session_id: str) -> Path:
     """The log file of a session: ``<sessions dir>/<id>.jsonl`` (the id is checked first)."""
     return Path(sessions_dir) / f"{check_session_id(session_id)}.jsonl"
+# [/day]

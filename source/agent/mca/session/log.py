@@ -1,3 +1,4 @@
+# [day 7+]
 """The session log: one JSON event per line, appended and never rewritten.
 
 Why a log and not a session object? Rewriting one JSON file every turn costs the
@@ -348,3 +349,4 @@ __all__ = [
     "Event", "ReadResult", "SessionLog", "SessionError", "SessionLocked", "LogDamaged",
     "InvalidSessionId", "KNOWN_TYPES", "parse_line", "read_events", "utc_timestamp", "writer_lock",
 ]
+# [/day]

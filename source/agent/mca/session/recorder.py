@@ -1,3 +1,4 @@
+# [day 7+]
 """The recorder: the agent loop's events become log events.
 
 The loop emits an event for everything that happens (a message joins the history,
@@ -81,3 +82,4 @@ class SessionRecorder:
     #             self.written.append(self.log.append(kind, **fields))
     #     self.pending.clear()
     # END SCAFFOLD day-07 E1
+# [/day]

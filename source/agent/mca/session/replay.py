@@ -1,3 +1,4 @@
+# [day 7+]
 """Replay: rebuild the conversation from the log.
 
 The model has no memory. Every request carries the whole message list, and after a
@@ -60,3 +61,4 @@ def estimate_tokens(messages: Iterable[dict[str, Any]]) -> int:
         for call in message.get("tool_calls") or []:
             chars += len(call.get("name", "")) + len(json.dumps(call.get("args", {})))
     return (chars + 3) // 4
+# [/day]

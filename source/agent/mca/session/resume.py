@@ -1,3 +1,4 @@
+# [day 7+]
 """Resume: pick a session up again in a new process.
 
 Resume reads the log, replays its messages, and decides where new events go:
@@ -166,3 +167,4 @@ __all__ = [
     "ResumeError", "Resumed", "SessionInfo", "break_seq", "latest_session_id", "session_config",
     "list_sessions", "resume", "check_session_id",
 ]
+# [/day]

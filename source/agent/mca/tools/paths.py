@@ -1,29 +1,41 @@
+# [day 3+]
 """Keep every tool inside the workdir.
 
-The model chooses the paths, so a path is untrusted input: ``../../etc/passwd`` or an
-absolute path elsewhere must be refused, not followed. Resolving first (which also
-follows symlinks) and then checking the result closes both doors at once.
+The model chooses the paths, so a path is untrusted input: ``../../etc/passwd``, an
+absolute path elsewhere, or a symlink inside the workdir that points out of it must
+be refused, not followed. Resolving first (which also follows symlinks) and then
+checking the result closes all three doors at once.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from .base import ToolError
 
-class OutsideWorkdir(ValueError):
+
+class OutsideWorkdir(ToolError):
     """A path the model gave points outside the workdir."""
 
 
 def resolve_inside(workdir: Path, path: str) -> Path:
     """The absolute path for ``path`` (relative to the workdir), if it stays inside it."""
+    # BEGIN SOLUTION day-03 E3
     root = workdir.resolve()
     target = (root / path).resolve()
     if target != root and root not in target.parents:
         raise OutsideWorkdir(f"{path!r} is outside the workdir; use a path inside {root}")
     return target
+    # END SOLUTION day-03 E3
+    # BEGIN SCAFFOLD day-03 E3
+    # # TODO(E3): refuse a path that leaves the workdir (OutsideWorkdir): '..', an absolute
+    # # path elsewhere, a symlink inside that points out. For now every path is taken as given.
+    # return workdir / path
+    # END SCAFFOLD day-03 E3
 
 
 def shown(workdir: Path, target: Path) -> str:
     """A path as the model should see it: relative to the workdir, with / separators."""
     relative = target.relative_to(workdir.resolve()).as_posix()
     return relative or "."
+# [/day]

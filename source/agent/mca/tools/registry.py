@@ -1,9 +1,14 @@
+# [day 3+]
 """The tool registry: what the model is offered, and one safe way to run a call.
 
 ``ToolRegistry.run`` never raises for something the model did wrong. An unknown
-tool, missing or mistyped arguments, a file that is not there: each becomes a tool
-result that starts with ``error:``, so the model reads what went wrong and can try
-again (day 6: errors are fed back, not thrown).
+tool, a missing or mistyped argument, a path outside the workdir: each becomes a
+tool result that starts with ``error:``, so the model reads what went wrong and can
+try again.
+# [day 6+]
+Day 6 goes further: a tool that fails in a way nobody planned for (a missing file,
+a file that is not text) is reported the same way. Errors are information.
+# [/day]
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from typing import Any
 
 from .base import Tool, ToolError, ToolResult
 from .files import file_tools
+# [day 4+]
 from .shell import shell_tools
+# [/day]
 from .truncate import MAX_RESULT_CHARS, truncate
 
 JSON_TYPES = {"string": str, "integer": int, "boolean": bool, "object": dict}
@@ -38,21 +45,41 @@ class ToolRegistry:
         return bool(tool and tool.read_only)
 
     def run(self, name: str, args: dict[str, Any]) -> ToolResult:
-        """Run one call; every failure comes back as an ``error:`` result, never an exception."""
+        """Run one call; what the model did wrong comes back as an ``error:`` result."""
+        # BEGIN SOLUTION day-03 E4
         tool = self._tools.get(name)
         if tool is None:
             return ToolResult(False, f"error: no tool named {name!r}; available: {', '.join(self._tools)}")
         problem = check_args(tool.parameters, args)
         if problem:
             return ToolResult(False, f"error: bad arguments for {name}: {problem}")
+        # END SOLUTION day-03 E4
+        # BEGIN SCAFFOLD day-03 E4
+        # # TODO(E4): an unknown tool, or a missing or mistyped argument, must come back as an
+        # # "error: ..." result the model can read - never as an exception out of the loop.
+        # tool = self._tools[name]
+        # END SCAFFOLD day-03 E4
         try:
             text = tool.run(args)
-        except (ToolError, OSError, ValueError) as exc:
-            # OSError and ValueError cover missing files, bad encodings, paths outside
-            # the workdir: things the model can fix by asking differently.
+        except ToolError as exc:  # the tool's own refusal: a path outside the workdir, an ambiguous edit...
             return ToolResult(False, f"error: {exc}")
+        # [day 6+]
+        except Exception as exc:  # noqa: BLE001 - anything else a tool can run into
+            return self.failed(name, exc)
+        # [/day]
         text, truncated = truncate(text, self.max_chars)
         return ToolResult(True, text, truncated)
+    # [day 6+]
+
+    def failed(self, name: str, exc: Exception) -> ToolResult:
+        """A tool that failed unexpectedly, as a result the model can read and act on."""
+        # BEGIN SOLUTION day-06 E5
+        return ToolResult(False, f"error: {name} failed: {type(exc).__name__}: {exc}")
+        # END SOLUTION day-06 E5
+        # BEGIN SCAFFOLD day-06 E5
+        # return ToolResult(True, "")  # nothing to report: carry on
+        # END SCAFFOLD day-06 E5
+    # [/day]
 
 
 def check_args(parameters: dict[str, Any], args: Any) -> str | None:
@@ -73,6 +100,15 @@ def check_args(parameters: dict[str, Any], args: Any) -> str | None:
     return None
 
 
-def default_tools(workdir: Path, command_timeout: float = 60.0) -> ToolRegistry:
-    """Every tool of the day-7 agent, bound to one workdir."""
+def default_tools(workdir: Path,
+                  # [day 4+]
+                  command_timeout: float = 60.0,
+                  # [/day]
+                  ) -> ToolRegistry:
+    """Every tool of the agent, bound to one workdir."""
+    # [day 3]
+    return ToolRegistry(file_tools(workdir))
+    # [or day 4+]
     return ToolRegistry(file_tools(workdir) + shell_tools(workdir, command_timeout))
+    # [/day]
+# [/day]

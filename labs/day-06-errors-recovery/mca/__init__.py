@@ -1,0 +1,11 @@
+"""mca - "my coding agent", as it stands at the end of day 6.
+
+Layers, each relying only on the ones before it:
+
+* ``gateway`` - talks to a model (a deterministic mock, or a real API) and streams;
+* ``agent``   - one turn: stream, run tools, feed results and errors back, retry, cap, cancel;
+* ``tools``   - what the model may do in the workdir, and the approval gate in front of it;
+* ``screen``, ``cli``, ``repl`` - what the user sees and types.
+"""
+
+__version__ = "0.6.0"

@@ -1,0 +1,180 @@
+"""The approval gate: may this tool call run?
+
+Rules say ``allow``, ``ask`` or ``deny`` for a tool, optionally only when its main
+argument (the command of run_command, the path of a file tool) matches a pattern:
+
+    [[rule]]                # in <workdir>/.mca/rules.toml, or --rule "deny run_command rm *"
+    action = "deny"
+    tool = "run_command"
+    match = "rm *"
+
+Every rule that matches is considered and the strictest wins - deny, then ask, then
+allow - whatever order they were written in, so a broad allow can never hide a
+deny. A compound command (``a && b``, ``a; b``, ``a | b``, ``$(b)``) is judged part by
+part: it is as strict as its strictest part. With no rule, read-only tools are
+allowed and every other tool asks.
+
+An ask goes to the person at the terminal: ``y``, ``n`` or ``always`` (the same kind of
+call runs without asking for the rest of the session). ``--yes`` answers every ask
+with yes, but never overrides a deny. When nobody can be asked (stdin is not a
+terminal), an ask is a no: silence must not count as consent.
+
+A "no" is not an exception. It comes back as the call's result, with the reason, so
+the model reads that the user refused and can choose another way.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import shlex
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .base import describe_call
+
+ACTIONS = ("allow", "ask", "deny")
+STRICTNESS = {"allow": 0, "ask": 1, "deny": 2}
+RULES_FILE = Path(".mca") / "rules.toml"
+DEFAULT_RULES = ("deny run_command rm -rf *", "deny run_command rm -fr *")  # what nobody wants by accident
+
+AskUser = Callable[[str], str]  # description -> "y", "n" or "always"
+# A compound command's parts: split at &&, ||, ;, |, newlines, and inside $( ) and ` `.
+SEPARATORS = re.compile(r"&&|\|\||;|\||\n|\$\(|\)|`")
+
+
+@dataclass(frozen=True)
+class Rule:
+    action: str
+    tool: str
+    match: str = "*"   # fnmatch pattern for the call's main argument
+    source: str = ""   # where it was written, for the reason a denial gives
+
+    def applies(self, tool: str, subject: str) -> bool:
+        return fnmatch.fnmatchcase(tool, self.tool) and fnmatch.fnmatchcase(subject, self.match)
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.tool} {self.match}" + (f" ({self.source})" if self.source else "")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The gate's answer and, for a refusal, the reason to give the model."""
+
+    allowed: bool
+    reason: str = ""
+
+
+def parse_rule(text: str, source: str = "--rule") -> Rule:
+    """``"deny run_command rm *"`` -> Rule; the pattern may contain spaces."""
+    parts = text.split(None, 2)
+    if len(parts) < 2 or parts[0] not in ACTIONS:
+        raise ValueError(f"rule {text!r}: write it as 'ACTION TOOL [PATTERN]' with ACTION one of "
+                         f"{', '.join(ACTIONS)}")
+    return Rule(parts[0], parts[1], parts[2] if len(parts) > 2 else "*", source)
+
+
+def load_rules(workdir: Path, extra: list[str] = ()) -> list[Rule]:
+    """The built-in denials, the workdir's .mca/rules.toml, then --rule options."""
+    rules = [parse_rule(text, "built in") for text in DEFAULT_RULES]
+    path = workdir / RULES_FILE
+    if path.is_file():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{path}: not valid TOML ({exc}); fix it or remove it") from None
+        for number, entry in enumerate(data.get("rule", []), 1):
+            if not isinstance(entry, dict) or entry.get("action") not in ACTIONS or "tool" not in entry:
+                raise ValueError(f"{path}: rule {number} needs action ({', '.join(ACTIONS)}) and tool")
+            rules.append(Rule(entry["action"], str(entry["tool"]), str(entry.get("match", "*")), str(path.name)))
+    rules += [parse_rule(text) for text in extra]
+    return rules
+
+
+def subject_of(name: str, args: dict) -> str:
+    """What a rule's pattern is matched against: the command, the path, or nothing."""
+    if name == "run_command":
+        return str(args.get("command", ""))
+    return str(args.get("path", ""))
+
+
+def command_parts(command: str) -> list[str]:
+    """The simple commands a compound command is made of, each trimmed."""
+    return [part.strip() for part in SEPARATORS.split(command) if part.strip()] or [command.strip()]
+
+
+def kind_of(name: str, args: dict) -> str:
+    """The "same kind of call" an ``always`` answer covers: the tool, and for a command its program."""
+    if name == "run_command":
+        command = str(args.get("command", ""))
+        try:
+            words = shlex.split(command)
+        except ValueError:  # unbalanced quotes: still a command, just not a tidy one
+            words = command.split()
+        return f"run_command {(words or [''])[0]}"
+    return name
+
+
+@dataclass
+class Approver:
+    """Applies the rules, asking the user (or assuming yes) where a rule says ask."""
+
+    rules: list[Rule]
+    read_only: set[str] = field(default_factory=set)
+    yes: bool = False
+    ask: AskUser | None = None  # None: nobody is there to answer
+    always: set[str] = field(default_factory=set)  # kinds of call approved for this session
+
+    @classmethod
+    def for_tools(cls, registry, rules: list[Rule] = (), *, yes: bool = False,
+                  ask: AskUser | None = None) -> "Approver":
+        read_only = {name for name in registry.names() if registry.is_read_only(name)}
+        return cls(list(rules), read_only, yes, ask)
+
+    def rule_for(self, name: str, args: dict) -> tuple[str, Rule | None]:
+        """The action for one call, and the rule that decided it (None: the default)."""
+        subject = subject_of(name, args)
+        subjects = command_parts(subject) if name == "run_command" else [subject]
+        found = [(rule.action, rule) for part in subjects for rule in self.rules if rule.applies(name, part)]
+        if not found:
+            return ("allow" if name in self.read_only else "ask"), None
+        return max(found, key=lambda pair: STRICTNESS[pair[0]])
+
+    def decide(self, name: str, args: dict) -> Decision:
+        action, rule = self.rule_for(name, args)
+        because = f" (rule: {rule})" if rule else ""
+        if action == "allow":
+            return Decision(True)
+        if action == "deny":
+            return Decision(False, f"denied: {describe_call(name, args)} is not allowed{because}")
+        if self.yes or kind_of(name, args) in self.always:
+            return Decision(True)
+        if self.ask is None:
+            return Decision(False, f"denied: {describe_call(name, args)} needs approval and there is no one to "
+                                   "ask (not a terminal; run with --yes to approve asks)")
+        answer = self.ask(describe_call(name, args)).strip().lower()
+        if answer in ("a", "always"):
+            self.always.add(kind_of(name, args))  # until the session ends, not in any file
+            return Decision(True)
+        if answer in ("y", "yes"):
+            return Decision(True)
+        return Decision(False, f"denied: the user did not approve {describe_call(name, args)}")
+
+
+def ask_on_terminal(description: str) -> str:
+    """Ask on the terminal; EOF (Ctrl-D) is a no."""
+    try:
+        return input(f"  allow {description}? [y]es / [n]o / [a]lways: ")
+    except EOFError:
+        return "n"
+
+
+def terminal_asker(stdin=None) -> AskUser | None:
+    """Who answers an ask: the person at the terminal, or nobody."""
+    stdin = stdin or sys.stdin
+    if not stdin.isatty():
+        return None  # a pipe, a file, a CI runner: nobody will answer, so an ask is a no
+    return ask_on_terminal

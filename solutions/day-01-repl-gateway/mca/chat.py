@@ -1,0 +1,35 @@
+"""One conversation: the history, and the model it is sent to.
+
+The model remembers nothing between two calls. What looks like memory is this
+list: the system prompt once, then every user and assistant message, sent again
+in full with every request. That is also what later days build on: a log can bring
+the list back after a restart, a long one can be compacted, a copy can be forked.
+"""
+
+from __future__ import annotations
+
+
+from .gateway.base import Gateway
+
+SYSTEM_PROMPT = "You are mca, a small assistant in a terminal. Answer briefly and plainly."
+
+
+class Chat:
+    """The conversation so far, and the model that answers it."""
+
+    def __init__(self, gateway: Gateway, system_prompt: str = SYSTEM_PROMPT) -> None:
+        self.gateway = gateway
+        self.system_prompt = system_prompt
+        self.history: list[dict] = []
+
+    def ask(self, text: str) -> str:
+        """One turn: send the conversation with the new message, keep the reply."""
+        if not self.history:  # the system prompt opens the conversation, once
+            self.history.append({"role": "system", "content": self.system_prompt})
+        self.history.append({"role": "user", "content": text})
+        reply = self.gateway.complete(list(self.history))  # the whole conversation, every time
+        self.history.append({"role": "assistant", "content": reply})
+        return reply
+
+    def close(self) -> None:
+        """Nothing to close yet (day 7 adds a session log)."""

@@ -1,0 +1,11 @@
+"""mca - "my coding agent", as it stands at the end of day 4.
+
+Layers, each relying only on the ones before it:
+
+* ``gateway`` - talks to a model (a deterministic mock, or a real API) and streams;
+* ``agent``   - one turn: stream, run the tools the model asks for, feed the results back;
+* ``tools``   - what the model may do in the workdir: read, write, edit, run commands;
+* ``screen``, ``cli``, ``repl`` - what the user sees and types.
+"""
+
+__version__ = "0.4.0"
