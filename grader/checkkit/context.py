@@ -89,6 +89,9 @@ class CheckContext:
                     **options) -> ChildResult:
         return self.runner.run_harness(script, *args, cwd=cwd or script.parent, timeout=timeout, **options)
 
+    def start_harness(self, script: Path, *args: str, cwd: Path | None = None, **options) -> Child:
+        return self.runner.start_harness(script, *args, cwd=cwd or script.parent, **options)
+
     def run_process(self, argv, *, cwd: Path, timeout: float = TOOL_TIMEOUT, **options) -> ChildResult:
         """A child that is not the lab's code (a tool of the check's own), recorded like the others."""
         return run(argv, cwd=cwd, timeout=timeout, on_finish=self._record, **options)

@@ -28,3 +28,21 @@ def expect_equal(seen: object, expected: object, message: str) -> None:
     """Raise CheckFailed(message) unless seen == expected."""
     if seen != expected:
         raise CheckFailed(message, expected=expected, seen=seen)
+
+
+def differing(seen: object, expected: object, width: int = 60) -> tuple[str, str]:
+    """Excerpts of `seen` and `expected` (as reprs) around where they first differ.
+
+    Two long strings cut at the same length look equal when they differ at the end (a
+    trailing newline, a stripped space); these excerpts start a little before the first
+    differing character, so the difference is always in view.
+    """
+    a, b = repr(seen), repr(expected)  # reprs: a newline or a tab shows as \n, \t
+    first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, first - width // 3)
+
+    def excerpt(text: str) -> str:
+        piece = text[start:start + width]
+        return ("…" if start else "") + piece + ("…" if start + width < len(text) else "")
+
+    return excerpt(a), excerpt(b)

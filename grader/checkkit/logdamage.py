@@ -20,7 +20,8 @@ from pathlib import Path
 from .loggen import Event, GeneratedLog, encode
 
 BAD_LINE_KINDS = ("bad-json", "blank", "not-object", "missing-seq", "missing-ts", "missing-type",
-                  "repeated-seq", "lower-seq", "seq-gap", "bad-utf8", "trailing-garbage")
+                  "repeated-seq", "lower-seq", "seq-gap", "bad-utf8", "trailing-garbage", "seq-not-int",
+                  "raw-control")
 TAIL_KINDS = ("torn", "torn-in-char", "no-newline")
 
 
@@ -146,6 +147,20 @@ def bad_middle_line(log: GeneratedLog, rng: random.Random, kind: str) -> Damaged
         # A whole JSON object, then more on the same line: two writes glued together.
         lines[i] = lines[i][:-1] + rng.choice((b" {", b"x", b' {"seq": 0}', b",")) + b"\n"
         description = f"line {m} with something after its JSON object"
+    elif kind == "seq-not-int":
+        # The right number in the wrong type: a string, a float or a bool. Coercing it
+        # with int() would accept a line no writer of this log produced.
+        event["seq"] = rng.choice((str(m), float(m), f" {m}"))
+        lines[i] = encode(event)
+        description = f"line {m} whose seq is {json.dumps(event['seq'])}, not the integer {m}"
+    elif kind == "raw-control":
+        # A raw control character (TAB, CR, ...) inside a string: JSON allows them only
+        # escaped, and json.dumps always escapes them, so only a foreign writer puts one.
+        char = rng.choice(("\t", "\r", "\x01", "\x1f"))
+        marked = {**event, "note": f"a{char}b"}  # a field of its own: every event type can carry it
+        escaped = json.dumps(char)[1:-1].encode("ascii")  # \t, \r, \u0001, \u001f
+        lines[i] = encode(marked).replace(b"a" + escaped + b"b", b"a" + char.encode("ascii") + b"b", 1)
+        description = f"line {m} with a raw control character ({char!r}) inside a string (JSON needs it escaped)"
     elif kind == "repeated-seq":
         event["seq"] = m - 1
         lines[i] = encode(event)
@@ -158,6 +173,16 @@ def bad_middle_line(log: GeneratedLog, rng: random.Random, kind: str) -> Damaged
         del lines[i]
         description = f"line {m} removed (line {m} now holds seq {m + 1}, after seq {m - 1})"
     return Damaged(b"".join(lines), m, m - 1, kind, description, log)
+
+
+def blank_last_line(log: GeneratedLog) -> Damaged:
+    """One empty line after the last event (an editor's or `echo >>`'s final newline).
+    It is complete but not a JSON object, so reading stops there; treating it as the end
+    of the file would let new events go after it, where no reader can reach them."""
+    _numbered(log)
+    n = len(log.lines)
+    return Damaged(log.data + b"\n", n + 1, n, "blank-last", f"an empty line after the last event (line {n + 1})",
+                   log)
 
 
 def first_line_seq(log: GeneratedLog, rng: random.Random) -> Damaged:

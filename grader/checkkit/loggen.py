@@ -161,19 +161,37 @@ class _Suite:
         return "\n".join(lines)
 
 
-def _round1_bodies(rng: random.Random, suite: _Suite, used: set[str]) -> list[Event]:
+def _round1_bodies(rng: random.Random, suite: _Suite, used: set[str], *, empty_read: bool = False,
+                   long_output: bool = False) -> list[Event]:
     system = _message("system", "You are mca, a small coding agent. " + mixed_text(rng, (6, 14)))
     system["config"] = {"gateway": "mock", "model": f"mock-{rng.getrandbits(16):04x}", "base_url": None}
     command = rng.choice(("python -m unittest -v", "python3 -m unittest -v", "python -m unittest discover -v"))
     ms = rng.randint(20, 900)
-    return [system, _message("user", mixed_text(rng)),
-            *_tool_round(rng, used, "run_command", {"command": command}, _said_with_call(rng),
-                         suite.output(rng, ms, fixed=False), ms),
+    output = suite.output(rng, ms, fixed=False)
+    if long_output:
+        output += _long_text(rng)
+    # An empty file read first: the tool result's content is "" and still a message.
+    first = (_tool_round(rng, used, "read_file", {"path": "__init__.py"}, "", "", rng.randint(0, 3))
+             if empty_read else [])
+    return [system, _message("user", mixed_text(rng)), *first,
+            *_tool_round(rng, used, "run_command", {"command": command}, _said_with_call(rng), output, ms),
             _usage(rng),
             # The final answer always holds CJK and emoji, so a torn tail can be cut inside one,
             # and a line break JSON leaves raw, which splits the line for str.splitlines().
             _message("assistant", f"The failing case is {suite.failing}: {mixed_text(rng)}"
                                   f"{rng.choice(UNESCAPED_BREAKS)}{mixed_text(rng, (3, 4))}")]
+
+
+def _long_text(rng: random.Random) -> str:
+    """70 to 200 thousand characters of test output (a verbose suite, a long traceback):
+    one log line far longer than any fixed-size read buffer or line limit."""
+    target = rng.randint(70_000, 200_000)
+    parts, size = [], 0
+    while size < target:
+        part = f"\n{rng.choice(ASCII_WORDS)}_{rng.randrange(10**6)} ... ok {mixed_text(rng, (2, 6))}"
+        parts.append(part)
+        size += len(part)
+    return "".join(parts)
 
 
 def _said_with_call(rng: random.Random) -> str:
@@ -266,16 +284,23 @@ def _build(rng: random.Random, bodies: list[Event], *, error: bool | int, unknow
 
 def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool | int = False,
                compact: bool = False, shuffle_keys: bool = False, clock_back: bool = False,
-               repeat_turn: bool = False) -> GeneratedLog:
+               repeat_turn: bool = False, empty_read: bool = False, long_output: bool = False,
+               config: dict[str, Any] | None = None) -> GeneratedLog:
     """Round 1's shape: 8 events (system+config, user, a run_command round, usage, the
     answer naming the failing case), plus an `error` and/or an unknown-type event if asked
     (`True`: at a random clean slot; an int: that seq). The error goes in first, so an
     unknown event placed at or before it moves it down one. `shuffle_keys` varies key order.
     `clock_back`: the ts go back once (a clock set back), so ts order is not log order.
     `repeat_turn`: the user asks the same again and gets the same answer (11 events): the
-    history holds equal messages, each of which replay must keep."""
+    history holds equal messages, each of which replay must keep.
+    `empty_read`: a read_file round of an empty file first (12 events; its tool result
+    and the assistant message asking for it both have content ""). `long_output`: the test
+    output is 70-200 thousand characters, one line longer than any read buffer. `config`:
+    the model configuration the first event carries (default: the mock's)."""
     suite = _Suite.draw(rng)
-    bodies = _round1_bodies(rng, suite, set())
+    bodies = _round1_bodies(rng, suite, set(), empty_read=empty_read, long_output=long_output)
+    if config is not None:
+        bodies[0]["config"] = dict(config)
     if repeat_turn:
         bodies += [copy.deepcopy(bodies[1]), _usage(rng), copy.deepcopy(bodies[-1])]
     return _build(rng, bodies, error=error, unknown=unknown, compact=compact, shuffle_keys=shuffle_keys,

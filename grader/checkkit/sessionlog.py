@@ -44,8 +44,11 @@ class Line:
 
 
 def parse_lines(data: bytes) -> list[Line]:
+    """Split at b"\\n" only: a raw CR inside a line is damage to report, not a line break."""
+    pieces = data.split(b"\n")
+    raws = [piece + b"\n" for piece in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
     lines = []
-    for number, raw in enumerate(data.splitlines(keepends=True), start=1):
+    for number, raw in enumerate(raws, start=1):
         try:
             value = json.loads(raw) if raw.endswith(b"\n") else None
         except ValueError:

@@ -138,6 +138,15 @@ class LabRunner:
         return run([*self._flags(), str(script), str(self.lab), *args], cwd=cwd, env=env, timeout=timeout,
                    input=input, **options)
 
+    def start_harness(self, script: Path, *args: str, cwd: Path,
+                      extra_env: dict[str, str] | None = None) -> Child:
+        """Start a harness file and return the Child (one that holds something open while
+        the check runs another process, say)."""
+        env = self.env(extra_env)
+        shown = shlex.join(["python", str(script), str(self.shown_lab or self.lab), *args])
+        options = self._options(shown, cwd, env, python_path=False)
+        return start([*self._flags(), str(script), str(self.lab), *args], cwd=cwd, env=env, **options)
+
     def probe(self, cwd: Path, timeout: float) -> ChildResult:
         """Import every module of the lab's package once: does the lab start at all?
         `timeout` is taken as it is (not scaled again)."""

@@ -116,7 +116,7 @@ try:
                else {"usage": [d.usage.input_tokens, d.usage.output_tokens]} if d.usage else {"finish": d.finish})
         print(json.dumps(out), flush=True)
 except GatewayError as exc:
-    print(json.dumps({"error": str(exc), "retryable": exc.retryable}), flush=True)
+    print(json.dumps({"error": str(exc), "status": exc.status, "transient": exc.transient}), flush=True)
     sys.exit(1)
 """
 
@@ -384,7 +384,7 @@ def test_the_reference_gateway_in_a_child_reports_a_401_with_the_servers_message
     body = {"error": {"message": "bad key", "type": "invalid_request_error", "code": "invalid_api_key"}}
     with FakeModelServer([reply_status(401, body)]) as server:
         code, deltas, _ = reference(server)
-    assert code == 1 and deltas[0]["retryable"] is False
+    assert code == 1 and deltas[0]["status"] == 401 and deltas[0]["transient"] is False
     assert deltas[0]["error"].startswith("HTTP 401") and "bad key" in deltas[0]["error"]
 
 
