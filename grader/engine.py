@@ -19,6 +19,7 @@ one limit, and every check reports the one cause.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import platform
@@ -119,6 +120,7 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
             continue
         result = _result(check, outcomes.get(check.id), (hint_levels or {}).get(check.id, 1), module)
         (bonus if check.bonus else core).append(result)
+    core, bonus = _point_to_causes(core, day), _point_to_causes(bonus, day, core)
     return DayResult(day_id=day.id, title=day.title, lab=str(lab), checks=tuple(core), bonus=tuple(bonus),
                      environment=environment(), duration=round(time.perf_counter() - started, 3),
                      run_root=str(run_root) if keep else None, seed=seed, blocked=blocked)
@@ -188,6 +190,23 @@ def _result(check, outcome: Outcome | None, level: int, module: Path) -> CheckRe
                        hint=check.hints[shown - 1] if shown else None, hint_level=shown,
                        hint_levels=len(check.hints), duration=outcome.duration, repro=outcome.repro,
                        bonus=check.bonus, exercises=check.exercises)
+
+
+def _point_to_causes(results: list[CheckResult], day: Day, others: list[CheckResult] = ()) -> list[CheckResult]:
+    """Name, in each failed check that also rests on other exercise points (`depends`),
+    the failing core checks of those points: a mistake in provided-code territory shows
+    up in several checks, and the student should start with the one that names it."""
+    checks = {c.id: c for c in day.all_checks}
+    failing = [r for r in (*others, *results) if r.status is Status.FAILED and not r.bonus]
+    out = []
+    for result in results:
+        rests_on = set(checks[result.id].depends) if result.id in checks else set()
+        causes = tuple(r.id for r in failing if r.id != result.id and rests_on & set(r.exercises)
+                       and not set(r.exercises) & set(result.exercises))
+        if result.status in (Status.FAILED, Status.ERROR, Status.TIMEOUT) and causes:
+            result = dataclasses.replace(result, see_first=causes)
+        out.append(result)
+    return out
 
 
 @contextlib.contextmanager

@@ -44,6 +44,7 @@ class CheckResult:
     repro: tuple[str, ...] = ()
     bonus: bool = False
     exercises: tuple[str, ...] = ()
+    see_first: tuple[str, ...] = ()  # failing checks of the points this one also rests on
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))  # refuses an unknown status
@@ -56,7 +57,7 @@ class CheckResult:
         return {"id": self.id, "title": self.title, "status": self.status.value, "message": self.message,
                 "expected": self.expected, "seen": self.seen, "hint": self.hint, "hint_level": self.hint_level,
                 "hint_levels": self.hint_levels, "duration": self.duration, "repro": list(self.repro),
-                "bonus": self.bonus, "exercises": list(self.exercises)}
+                "bonus": self.bonus, "exercises": list(self.exercises), "see_first": list(self.see_first)}
 
 
 def failure_lines(check: CheckResult) -> list[tuple[str, str]]:
@@ -65,6 +66,10 @@ def failure_lines(check: CheckResult) -> list[tuple[str, str]]:
     if check.passed:
         return []
     lines = [("message", check.message or check.status.value)]
+    if check.see_first:
+        names = ", ".join(check.see_first)
+        lines.append(("first", f"{names} also fail{'s' if len(check.see_first) == 1 else ''}, and this check "
+                               f"rests on that code too: fix {'it' if len(check.see_first) == 1 else 'them'} first"))
     if check.expected is not None:
         lines.append(("expected", check.expected))
     if check.seen is not None:

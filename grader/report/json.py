@@ -13,7 +13,7 @@ from grader.results import DayResult
 SCHEMA = "agent-lab/check-result"
 VERSION = 1
 CHECK_KEYS = ("id", "title", "status", "message", "expected", "seen", "duration", "bonus", "exercises",
-              "hint", "hint_level", "hint_levels", "repro")
+              "see_first", "hint", "hint_level", "hint_levels", "repro")
 
 
 def to_json_data(result: DayResult) -> dict:

@@ -113,3 +113,27 @@ def test_missing_checks_module_and_missing_lab(course, course_dir, tmp_path):
     (course_dir / "checks" / "day01" / "checks.py").unlink()
     with pytest.raises(EngineError, match="checks for day-01 are not available yet"):
         run_day(course, day, day.lab)
+
+
+def test_a_failing_check_names_the_failing_checks_of_the_points_it_also_rests_on(course_dir):
+    """`depends` in course.toml: counts (E2) also rests on E1, whose check greets fails on
+    the lab, so counts says to fix greets first; a passing run names nothing."""
+    from grader.course import load_course
+    from grader.results import failure_lines
+
+    toml = course_dir / "course.toml"
+    text = toml.read_text()
+    counts = 'id = "counts"\ntitle = "The counts check."\nexercises = ["E2"]\n'
+    assert counts in text
+    toml.write_text(text.replace(counts, counts + 'depends = ["E1"]\n'))
+    course = load_course(toml)
+    day = course.find_day("1")
+    result = run_day(course, day, day.lab)
+    by_id = {c.id: c for c in result.all_results()}
+    assert by_id["counts"].see_first == ("greets",)
+    assert by_id["greets"].see_first == () and by_id["polite"].see_first == ()
+    first = dict(failure_lines(by_id["counts"]))["first"]
+    assert first.startswith("greets also fails") and "fix it first" in first
+    assert by_id["counts"].to_dict()["see_first"] == ["greets"]
+    solved = run_day(course, day, day.solution)
+    assert all(c.see_first == () for c in solved.all_results())

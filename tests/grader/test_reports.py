@@ -71,10 +71,10 @@ def test_json_schema_keys_and_types(result):
     assert (data["passed"], data["total"], data["bonus_passed"], data["bonus_total"]) == (1, 5, 1, 1)
     assert [c["id"] for c in data["checks"]] == ["runs", "greets", "counts", "both", "later", "polite"]
     check_types = {"id": str, "title": str, "status": str, "message": str, "duration": float,
-                   "bonus": bool, "exercises": list, "repro": list}
+                   "bonus": bool, "exercises": list, "see_first": list, "repro": list}
     for check in data["checks"]:
         assert set(check) == {"id", "title", "status", "message", "expected", "seen", "duration", "bonus",
-                              "exercises", "hint", "hint_level", "hint_levels", "repro"}
+                              "exercises", "see_first", "hint", "hint_level", "hint_levels", "repro"}
         for key, kind in check_types.items():
             assert isinstance(check[key], kind), (check["id"], key)
         assert check["expected"] is None or isinstance(check["expected"], str)
