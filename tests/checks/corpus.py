@@ -8,7 +8,7 @@ Python file:
     '''What this implementation does differently (the docstring).'''
     TARGET = "mca/session/replay.py"        # file the definitions below replace into
     TARGETS = {"fork": "mca/session/fork.py"}  # optional: per-name targets
-    ADD = ("_is_clean",)                    # optional: new helpers, appended to their target
+    ADD = ("_is_clean",)                    # optional: new helpers (functions or classes), appended to their target
     FAILS = ("replay-counts",)              # the exact set of checks it must fail
     MAYBE = ("missing-line",)               # optional: checks it fails only on some generated
                                             # inputs (the corpus runs with a seed of its own)
@@ -81,6 +81,8 @@ def load_patch(path: Path) -> Patch:
     for node in module.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             patch.replacements.append((targets.get(node.name, default), node.name, text_of(node)))
+        elif isinstance(node, ast.ClassDef) and node.name in constants.get("ADD", ()):
+            patch.replacements.append((targets.get(node.name, default), node.name, text_of(node)))  # a new class
         elif isinstance(node, ast.ClassDef):
             for item in node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -16,10 +16,11 @@ from grader.checkkit import CheckFailed, wait_until
 from grader.checkkit import logdamage, loggen
 from grader.checkkit.children import said
 from grader.checkkit.fakeserver import FakeModelServer, SSEStream, reply_status, reply_stream
-from grader.checkkit.sessionlog import chain_problem, described, logs_in, names, read_lines, shapes
+from grader.checkkit.sessionlog import chain_problem, described, logs_in, names, parse_lines, read_lines, shapes
 
 from .calls import call, failed_call, new_logs, scratch_with
-from .live import ROUND1, ROUND1_SHAPE, WAIT_TIMEOUT, kill_during_tests, model_server, only_log, workspace
+from .live import (ROUND1, ROUND1_SHAPE, WAIT_TIMEOUT, history_problem, kill_during_tests, model_server, only_log,
+                   workspace)
 
 __all__ = ["test_resume_unknown_id", "test_damaged_then_continue", "test_dangling_tool_call",
            "test_unknown_type_tolerated", "test_append_is_incremental", "test_single_writer",
@@ -43,36 +44,61 @@ def test_resume_unknown_id(ctx):
 
 
 def test_damaged_then_continue(ctx):
-    """After a torn tail, resume reports the stop line and keeps working; a second resume keeps the new events and the damaged file is unchanged."""
+    """After a torn tail, resume reports the stop line and keeps working from the last fork point, sending that history once; a second resume keeps the new events and the damaged file is unchanged."""
     say = ctx.say
     rng = ctx.rng("damaged-then-continue")
-    torn = logdamage.torn_tail(loggen.round1_log(rng), rng, inside_char=True)
     ws, sessions = workspace(ctx, "damaged-then-continue")
-    damaged = torn.write(sessions)
-    first = ctx.run_agent("--yes", "--resume", torn.session_id, "--sessions-dir", str(sessions), "hi", cwd=ws)
+    with model_server() as server:
+        # The session was made against the grader's server, so resuming it talks to the
+        # server again (its model is frozen in the log) and every request can be read.
+        model = f"grader-model-{rng.randrange(10**6)}"
+        config = {"gateway": "openai-compatible", "model": model, "base_url": server.base_url}
+        torn = logdamage.torn_tail(loggen.round1_log(rng, config=config), rng, inside_char=True)
+        damaged = torn.write(sessions)
+        env = server.env(model=model)
+        first = ctx.run_agent("--yes", "--resume", torn.session_id, "--sessions-dir", str(sessions), "hi", cwd=ws,
+                              extra_env=env, mock=False)
+        first_requests = server.requests
+        after_first = {path: path.read_bytes() for path in logs_in(sessions)}
+        second = None
+        if first.returncode == 0:
+            second = ctx.run_agent("--yes", "--resume", "--sessions-dir", str(sessions), "hi again", cwd=ws,
+                                   extra_env=env, mock=False)
+        second_requests = server.requests[len(first_requests):]
     if first.returncode != 0:
         raise CheckFailed(say("bonus.damaged_failed", command=first.short_command(), status=first.returncode),
                           seen=ctx.evidence(first))
     if not re.search(rf"\bline {torn.stopped_at}\b", said(first)):
         raise CheckFailed(say("bonus.damaged_silent", line=torn.stopped_at, said=said(first)[:300]))
-    if damaged.read_bytes() != torn.data:
+    if after_first.get(damaged) != torn.data:
         raise CheckFailed(say("bonus.damaged_changed"))
-    made = new_logs(sessions, {damaged})
+    made = [path for path in after_first if path != damaged]
     if len(made) != 1:
         raise CheckFailed(say("bonus.damaged_no_fork", made=names(made)))
-    recovery, kept = made[0], made[0].read_bytes()
+    recovery, kept = made[0], after_first[made[0]]
     point = max(seq for seq in torn.source.fork_points if seq < torn.stopped_at)
-    _expect_recovery_at(ctx, read_lines(recovery), point, "bonus.damaged_point")
-    second = ctx.run_agent("--yes", "--resume", "--sessions-dir", str(sessions), "hi again", cwd=ws)
+    lines = parse_lines(kept)
+    _expect_recovery_at(ctx, lines, point, torn.data, "bonus.damaged_point")
+    # What the model was sent: the history up to the fork point, once, then "hi".
+    logged = [e["message"] for e in torn.source.events if e["type"] == "message" and e["seq"] <= point]
+    why = history_problem(say, first_requests[0], logged, "hi", "the recovered history") if first_requests \
+        else say("resume.no_request")
+    if why:
+        raise CheckFailed(say("bonus.damaged_history", prompt="hi", why=why))
     if second.returncode != 0:
         raise CheckFailed(say("bonus.damaged_failed", command=second.short_command(), status=second.returncode),
                           seen=ctx.evidence(second))
     now = recovery.read_bytes() if recovery.is_file() else b""
-    asked = [line for line in read_lines(recovery) if line.message.get("content") == "hi again"]
+    asked = [line for line in parse_lines(now) if line.message.get("content") == "hi again"]
     if not now.startswith(kept) or len(now) == len(kept) or not asked:
         seen = ("its events changed" if not now.startswith(kept)
                 else f"it did not grow; the sessions dir holds {names(logs_in(sessions))}")
         raise CheckFailed(say("bonus.damaged_lost", session=recovery.stem, seen=seen))
+    logged = [line.message for line in lines if line.data and line.data.get("type") == "message"]
+    why = history_problem(say, second_requests[0], logged, "hi again", "the recovery session") \
+        if second_requests else say("resume.no_request")
+    if why:
+        raise CheckFailed(say("bonus.damaged_history", prompt="hi again", why=why))
     if damaged.read_bytes() != torn.data:
         raise CheckFailed(say("bonus.damaged_changed"))
 
@@ -103,7 +129,7 @@ def test_dangling_tool_call(ctx):
     problem = chain_problem([line.message for line in lines if line.message])
     if problem:
         raise CheckFailed(say("bonus.dangling_call", problem=problem))
-    _expect_recovery_at(ctx, lines, 2, "bonus.dangling_point")
+    _expect_recovery_at(ctx, lines, 2, before, "bonus.dangling_point")
 
 
 def test_unknown_type_tolerated(ctx):
@@ -233,17 +259,24 @@ def test_missing_line(ctx):
     problem = chain_problem([line.message for line in lines if line.message])
     if problem:
         raise CheckFailed(say("bonus.missing_chain", problem=problem))
-    _expect_recovery_at(ctx, lines, max(seq for seq in log.fork_points if seq < gone), "bonus.missing_point")
+    _expect_recovery_at(ctx, lines, max(seq for seq in log.fork_points if seq < gone), data, "bonus.missing_point")
 
 
-def _expect_recovery_at(ctx, lines, point: int, key: str) -> None:
-    """The recovery fork starts at the last fork point before the damage: its line point + 1
-    is the fork event with atSeq point."""
-    event = lines[point].data if len(lines) > point else None
-    at = (event or {}).get("atSeq") if (event or {}).get("type") == "fork" else None
+def _expect_recovery_at(ctx, lines, point: int, parent: bytes, key: str) -> None:
+    """The recovery fork starts at the last fork point before the damage: its first `point`
+    lines are the damaged file's, byte for byte, and line point + 1 is the fork event
+    with atSeq point."""
+    forks = [line for line in lines if line.data and line.data.get("type") == "fork"]
+    at = forks[0].data.get("atSeq") if forks else None
     if at != point:
-        forks = [line.data.get("atSeq") for line in lines if line.data and line.data.get("type") == "fork"]
-        raise CheckFailed(ctx.say(key, point=point, seen=forks[0] if forks else "no fork event there"))
+        raise CheckFailed(ctx.say(key, point=point, seen=at if forks else "nothing: there is no fork event"))
+    copied, original = [line.raw for line in lines[:point]], [line.raw for line in parse_lines(parent)[:point]]
+    before = forks[0].number - 1  # lines before the fork event
+    if before != point:
+        raise CheckFailed(ctx.say("bonus.recovery_prefix_count", point=point, line=forks[0].number, before=before))
+    if copied != original:
+        differs = next(n for n, (a, b) in enumerate(zip(copied, original), 1) if a != b)
+        raise CheckFailed(ctx.say("bonus.recovery_prefix_differs", point=point, line=differs))
 
 
 def test_model_frozen(ctx):

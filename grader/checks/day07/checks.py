@@ -17,6 +17,7 @@ Student code runs only in children. Failure wording lives in messages.toml.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -34,8 +35,8 @@ from grader.checkkit.sessionlog import (KNOWN_TYPES, described, is_utc, logs_in,
 
 from .calls import call, failed_call, fields_of, inspect, new_logs, odd_value, rows, scratch_with
 from .compare import ReadCase, messages_differ, read_answer
-from .live import (NOT_UTC, ROUND1, ROUND1_SHAPE, WAIT_TIMEOUT, kill_during_tests, model_server, only_log,
-                   to_wire, from_wire, workspace)
+from .live import (NOT_UTC, ROUND1, ROUND1_SHAPE, WAIT_TIMEOUT, history_problem, kill_during_tests, model_server,
+                   only_log, workspace)
 
 ID_PATTERN = re.compile(r"s-(\d{8})-(\d{6})-[0-9a-f]{4}")
 
@@ -160,6 +161,8 @@ def test_replay_counts(ctx):
              loggen.round1_log(rng, repeat_turn=True)),
             ("a log written while the machine's clock was set back (its ts are not in order)",
              loggen.round1_log(rng, clock_back=True)),
+            ("a log that read an empty file first (a tool result and an assistant message with content \"\")",
+             loggen.round1_log(rng, empty_read=True)),
             ("a round-1 log given as an iterator (replay takes any iterable of events)", loggen.round1_log(rng))]
     inputs = [rows(log.events) for _, log in logs]
     inputs[-1] = {"rows": inputs[-1], "once": True}
@@ -209,15 +212,18 @@ def test_resume_across_processes(ctx):
     ctx.expect_ok(second, say("resume.failed", command=second.short_command(), status=second.returncode))
     if not requests:
         raise CheckFailed(say("resume.no_request"))
-    sent = [from_wire(m) for m in requests[0].messages]
-    expected = [to_wire(m) for m in logged] + [{"role": "user", "content": "fix it"}]
-    if sent != expected:
+    why = history_problem(say, requests[0], logged, "fix it", "round 1")
+    if why:
         stopped = re.search(r"log stopped at line \d+[^|]*", said(second))
         if stopped:  # the reader (E3) said a clean log was damaged: resume went on without part of it
             raise CheckFailed(say("resume.reader_stopped", stopped=stopped.group(0).strip()))
-        why = messages_differ(say, sent[:-1] if sent[-1:] == expected[-1:] else sent, expected[:-1], "round 1")
-        raise CheckFailed(say("resume.history_wrong", why=why or say("resume.not_fix_it_last")))
+        raise CheckFailed(say("resume.history_wrong", why=why))
     lines = read_lines(log)
+    seqs = [(line.data or {}).get("seq") for line in lines]
+    if seqs != list(range(1, len(lines) + 1)):  # the second process went on numbering where the first stopped
+        first_bad = next(i for i, seq in enumerate(seqs, 1) if seq != i)
+        raise CheckFailed(say("resume.seq_restarted", line=first_bad, seen=seqs[first_bad - 1], count=len(logged)),
+                          expected=f"seq {first_bad} on line {first_bad}", seen=f"seq {seqs[first_bad - 1]}")
     asked = max((i for i, line in enumerate(lines) if line.message.get("content") == "fix it"), default=len(lines))
     answers = [line.message for line in lines[asked:] if line.message.get("role") == "assistant"]
     sentence = first_sentence((answers[0] if answers else {}).get("content") or second.stdout)
@@ -261,30 +267,79 @@ def _read_cases(ctx, name: str, entries) -> list[tuple[ReadCase, dict]]:
 
 
 def test_torn_tail(ctx):
-    """A generated log whose last line was cut at a random byte (also inside a multi-byte character, or only its newline dropped) reads as its complete events and reports that line; the same logs uncut read as clean; no file is changed."""
+    """A generated log whose last line was cut at a random byte (also inside a multi-byte character, or only its newline dropped) reads as its complete events and reports that line as incomplete, not as a bad line; the same logs uncut read as clean, one with a line of 70 KB or more too; a file read again as it grows gives what it holds then; no file is changed."""
     rng = ctx.rng("torn-tail")
     one, two, three = loggen.round1_log(rng), loggen.two_round_log(rng), loggen.round1_log(rng, unknown=True)
-    damaged = [logdamage.torn_tail(one, rng, inside_char=True), logdamage.torn_tail(two, rng, inside_char=False),
-               logdamage.no_newline(three)]
-    entries = [(d.description, d.data, d.events, d.stopped_at) for d in damaged]
+    long = loggen.round1_log(rng, long_output=True)
+    torn = [logdamage.torn_tail(one, rng, inside_char=True), logdamage.torn_tail(two, rng, inside_char=False),
+            logdamage.torn_tail(long, rng)]
+    entries = [(d.description, d.data, d.events, d.stopped_at) for d in (*torn, logdamage.no_newline(three))]
     entries += [(f"the same {what} log uncut", log.data, log.events, None)
-                for what, log in (("round-1", one), ("two-round", two), ("round-1 (with an unknown event)", three))]
-    for case, answer in _read_cases(ctx, "torn-tail", rng.sample(entries, len(entries))):
-        problem = read_answer(ctx.say, case, answer)
+                for what, log in (("round-1", one), ("two-round", two), ("round-1 (with an unknown event)", three),
+                                  (f"round-1 (line 6 is {len(long.lines[5]):,} bytes long)", long))]
+    # Complete bad lines in the middle, for the reasons only: a torn tail must not be
+    # reported as if it were one (parse before looking for the newline, and it would be).
+    middle = [logdamage.bad_middle_line(loggen.two_round_log(rng), rng, kind) for kind in ("bad-json", "bad-utf8")]
+    entries += [(d.description, d.data, d.events, d.stopped_at) for d in middle]
+    order = rng.sample(range(len(entries)), len(entries))
+    answers = dict(zip(order, _read_cases(ctx, "torn-tail", [entries[i] for i in order])))
+    judged = len(entries) - len(middle)  # the middle lines are bad-line-stops' to judge
+    for index in range(judged):
+        problem = read_answer(ctx.say, *answers[index])
         if problem:
             raise problem
+    complete_reasons = {answer.get("reason") for case, answer in (answers[i] for i in range(judged, len(entries)))
+                        if answer.get("stopped_at") == case.stopped_at}
+    for index, damage in enumerate(torn):
+        reason = answers[index][1].get("reason")
+        if reason in complete_reasons:
+            raise CheckFailed(ctx.say("read.torn_like_bad", what=damage.description, reason=reason),
+                              seen=f"the same reason for a complete bad line in the middle: {reason!r}")
+    _read_while_growing(ctx, rng, two)
+
+
+def _read_while_growing(ctx, rng, log: loggen.GeneratedLog) -> None:
+    """One file read three times as it grows in place (a live session's log): k complete
+    lines, then line k+1 half written, then the whole log. Each read must see the file as
+    it is then."""
+    k = rng.randint(2, len(log.lines) - 2)
+    prefix = loggen.GeneratedLog(log.session_id, log.lines[:k], log.events[:k])
+    half = logdamage.torn_tail(loggen.GeneratedLog(log.session_id, log.lines[:k + 1], log.events[:k + 1]), rng)
+    versions = [(f"the log with its first {k} lines (read while it grows)", prefix.data, prefix.events, None),
+                (f"the same file, line {k + 1} half written (read again)", half.data, half.events, k + 1),
+                (f"the same file, all {len(log.lines)} lines written (read a third time)", log.data, log.events, None)]
+    root = ctx.tmp("torn-tail-growing")
+    files = []
+    for number, (_, data, _, _) in enumerate(versions, 1):
+        files.append(root / f"version-{number}.jsonl")
+        files[-1].write_bytes(data)
+    path = root / "live" / "log.jsonl"
+    path.parent.mkdir()
+    answer = call(ctx, "read_versions", [{"path": str(path), "versions": [str(f) for f in files]}],
+                  "torn-tail-growing")[0]
+    problem = failed_call(ctx.say, "read_events", answer, versions[0][0])
+    if problem:
+        raise problem
+    for (what, _, events, stopped_at), seen in zip(versions, answer.get("versions", [])):
+        case = ReadCase(path, what, events, stopped_at)
+        problem = read_answer(ctx.say, case, seen)
+        if problem:
+            raise problem
+        if not seen.get("unchanged"):
+            raise CheckFailed(ctx.say("read.file_written", what=what))
 
 
 def test_bad_line_stops(ctx):
-    """A bad line of every kind (bad JSON or UTF-8, blank, not an object, more after the object, seq/ts/type missing, a repeated or lower seq, a seq gap, a first seq other than 1) stops reading at that line with its number; nothing after it is returned; no file is changed."""
+    """A bad line of every kind (bad JSON or UTF-8, a raw control character, blank (the last line too), not an object, more after the object, seq/ts/type missing, a seq that is not an integer, a repeated or lower seq, a seq gap, a first seq other than 1) stops reading at that line with its number; nothing after it is returned; no file is changed."""
     rng = ctx.rng("bad-line-stops")
     entries = []
     for kind in logdamage.BAD_LINE_KINDS:
         log = loggen.two_round_log(rng) if rng.random() < 0.5 else loggen.round1_log(rng, unknown=rng.random() < 0.5)
         bad = logdamage.bad_middle_line(log, rng, kind)
         entries.append((bad.description, bad.data, bad.events, bad.stopped_at))
-    first = logdamage.first_line_seq(loggen.round1_log(rng), rng)
-    entries.append((first.description, first.data, first.events, first.stopped_at))
+    for extra in (logdamage.first_line_seq(loggen.round1_log(rng), rng), logdamage.blank_last_line(loggen.round1_log(rng))):
+        entries.append((extra.description, extra.data, extra.events, extra.stopped_at))
+    rng.shuffle(entries)
     for case, answer in _read_cases(ctx, "bad-line-stops", entries):
         problem = read_answer(ctx.say, case, answer)
         if problem:
@@ -301,14 +356,36 @@ def _with_empty_tool_calls(rng) -> loggen.GeneratedLog:
     return loggen.GeneratedLog(log.session_id, [loggen.encode(e) for e in events], events)
 
 
+def _slices(rng, log: loggen.GeneratedLog) -> list[tuple[str, loggen.GeneratedLog]]:
+    """Parts of a log, as resume and the recovery fork hand them to fork_points (the events
+    before a damaged line, one event at a time): an answer must be the seqs of the events
+    it was given, not positions in the list, and a last event counts like any other."""
+    events, n = log.events, len(log.events)
+
+    def part(what: str, start: int, end: int) -> tuple[str, loggen.GeneratedLog]:
+        return (f"{what} (events {events[start]['seq']}-{events[end - 1]['seq']} of a two-round log)",
+                loggen.GeneratedLog(log.session_id, log.lines[start:end], events[start:end]))
+
+    users = [i for i, e in enumerate(events) if e["type"] == "message" and e["message"]["role"] == "user"]
+    last_user = rng.choice(users[1:])
+    start = rng.randint(2, n // 2)
+    return [part("the events up to a user message not answered yet", 0, last_user + 1),
+            part("the events from the middle to the end", start, n),
+            part("one user message alone", last_user, last_user + 1),
+            part("a stretch from the middle", rng.randint(1, 4), rng.randint(n // 2 + 1, n - 1))]
+
+
 def test_fork_points(ctx):
-    """On generated logs the fork points are exactly the clean boundaries, in log order (2, 8, 9, 19 on a two-round log; others with error, unknown-type and empty tool_calls events), and `fork ID 4` is refused with the valid points named and nothing created."""
+    """On generated logs and parts of them the fork points are exactly the seqs of the clean boundaries, in log order (2, 8, 9, 19 on a two-round log; others with error, unknown-type, fork and empty tool_calls events), and `fork ID 4` is refused with the valid points named and nothing created."""
     say = ctx.say
     rng = ctx.rng("fork-points")
-    logs = [("a two-round log", loggen.two_round_log(rng)),
+    two = loggen.two_round_log(rng)
+    logs = [("a two-round log", two),
             ("a two-round log with an error event between the rounds", loggen.two_round_log(rng, error_between_rounds=True)),
             ("a round-1 log with an event of an unknown type", loggen.round1_log(rng, unknown=True, error=True)),
-            ("a round-1 log whose final answer has an empty tool_calls list", _with_empty_tool_calls(rng))]
+            ("a round-1 log whose final answer has an empty tool_calls list", _with_empty_tool_calls(rng)),
+            ("a forked session (its last event is the fork event)", loggen.fork_child(two, rng.choice(two.fork_points), rng))]
+    logs += _slices(rng, loggen.two_round_log(rng, error=True))
     answers = call(ctx, "fork_points", [rows(log.events) for _, log in logs], "fork-points")
     for (what, log), answer in zip(logs, answers):
         problem = failed_call(say, "fork_points", answer, what)
@@ -345,6 +422,7 @@ class Forked:
     at_seq: int
     before: tuple
     result: ChildResult
+    held: bool = False  # another process had the parent open for writing
 
 
 def _stat(path: Path) -> tuple:
@@ -358,22 +436,44 @@ def forks(ctx) -> list[Forked]:
     """Two forks, run once for checks 10 and 11: at 8 of a compact, key-shuffled two-round log,
     and at another fork point of one in the usual layout. Both logs are full of non-ASCII text."""
     rng = ctx.rng("forks")
-    plans = [("a compact two-round log", loggen.two_round_log(rng, compact=True, shuffle_keys=True), 8)]
+    plans = [("a compact two-round log", loggen.two_round_log(rng, compact=True, shuffle_keys=True), 8, False)]
     usual = loggen.two_round_log(rng)
-    plans.append(("a two-round log", usual, rng.choice([p for p in usual.fork_points if p != 8])))
+    plans.append(("a two-round log", usual, rng.choice([p for p in usual.fork_points if p != 8]), False))
+    live = loggen.round1_log(rng, empty_read=rng.random() < 0.5)
+    plans.append(("a session another process has open for writing", live, rng.choice(live.fork_points), True))
     done = []
-    for number, (what, log, at_seq) in enumerate(plans, 1):
+    for what, log, at_seq, held in plans:
         root = scratch_with(ctx, f"fork-at-{at_seq}", log)
         path = root / ".sessions" / log.file_name
-        before = _stat(path)
-        result = ctx.run_agent("fork", log.session_id, str(at_seq), cwd=root, timeout=10, extra_env=NOT_UTC)
-        done.append(Forked(what, root, log, path, at_seq, before, result))
+        with _held_open(ctx, path, log) if held else contextlib.nullcontext():
+            before = _stat(path)
+            result = ctx.run_agent("fork", log.session_id, str(at_seq), cwd=root, timeout=10, extra_env=NOT_UTC)
+        done.append(Forked(what, root, log, path, at_seq, before, result, held))
     return done
+
+
+@contextlib.contextmanager
+def _held_open(ctx, path: Path, log: loggen.GeneratedLog):
+    """The session open for writing in another process (the provided SessionLog, its lock
+    taken), as while an agent works in it: a fork only reads the parent, so it still works."""
+    script = ctx.harness("hold_open")
+    with ctx.start_harness(script, str(path), str(len(log.events))) as holder:
+        if not wait_until(lambda: '"open"' in holder.stdout_so_far() or not holder.running(),
+                          ctx.scaled(WAIT_TIMEOUT)) or not holder.running():
+            holder.kill()
+            raise CheckFailed(ctx.say("fork.holder_failed"), seen=ctx.evidence(holder.wait(5)))
+        try:
+            yield
+        finally:
+            holder.close_stdin()
+            holder.wait(5)
 
 
 def _forked_child(ctx, fork: Forked) -> Path:
     say = ctx.say
     if fork.result.returncode != 0:
+        if fork.held:
+            raise CheckFailed(say("fork.refused_open", at=fork.at_seq), seen=ctx.evidence(fork.result))
         if re.search(r"fork point|clean boundary", said(fork.result)):
             raise CheckFailed(say("fork.refused_clean_point", at=fork.at_seq, what=fork.what),
                               seen=ctx.evidence(fork.result))
@@ -388,7 +488,7 @@ def _forked_child(ctx, fork: Forked) -> Path:
 def test_fork_copies_prefix(ctx, forks):
     """`fork ID N` on non-ASCII logs makes a new session whose first N lines equal the parent's byte for byte, then one fork event (from, atSeq N, seq N+1, UTC ts), and nothing else; the new id is printed."""
     say = ctx.say
-    for fork in forks:
+    for fork in (f for f in forks if not f.held):  # the fork of an open session is parent-untouched's
         child = _forked_child(ctx, fork)
         if child.stem not in fork.result.stdout:
             raise CheckFailed(say("fork.id_not_printed", new_id=child.stem, stdout=fork.result.stdout.strip()[:200]))
@@ -396,23 +496,29 @@ def test_fork_copies_prefix(ctx, forks):
         n = fork.at_seq
         for number in range(1, min(n, len(lines)) + 1):
             if lines[number - 1].raw != parent[number - 1]:
+                if (lines[number - 1].data or {}).get("type") == "fork":  # the copy stopped short
+                    raise CheckFailed(say("fork.copied_too_few", at=n, line=number, copied=number - 1))
                 raise CheckFailed(say("fork.prefix_differs", line=number, at=n, what=fork.what),
                                   expected=parent[number - 1][:160].decode("utf-8", "replace"),
                                   seen=lines[number - 1].text(160))
         if len(lines) != n + 1:
             raise CheckFailed(say("fork.line_count", at=n, expected=n + 1, count=len(lines)))
-        data = lines[n].data or {}
         wanted = {"seq": n + 1, "type": "fork", "from": fork.parent.session_id, "atSeq": n}
+        if not lines[n].raw.endswith(b"\n"):
+            raise CheckFailed(say("fork.fork_event_unterminated", at=n), seen=lines[n].text(200))
+        data = lines[n].data
+        if data is None:
+            raise CheckFailed(say("fork.fork_event_not_object", at=n), seen=lines[n].text(200))
         wrong = [key for key, value in wanted.items() if data.get(key) != value or type(data.get(key)) is not type(value)]
-        if wrong or not lines[n].raw.endswith(b"\n"):
-            raise CheckFailed(say("fork.fork_event", at=n, field=wrong[0] if wrong else "newline",
-                                  expected=json.dumps(wanted), seen=lines[n].text(200)))
+        if wrong:
+            raise CheckFailed(say("fork.fork_event", at=n, field=wrong[0], value=json.dumps(data.get(wrong[0])),
+                                  expected=json.dumps(wanted[wrong[0]])), seen=lines[n].text(200))
         if not is_utc(data.get("ts")):
             raise CheckFailed(say("fork.fork_event_ts", why=why_not_utc(data.get("ts"))))
 
 
 def test_parent_untouched(ctx, forks):
-    """A fork does not write the parent at all: its bytes, size, inode, mtime and ctime stay as they were."""
+    """A fork does not write the parent at all, also while another process has the session open for writing: its bytes, size, inode, mtime and ctime stay as they were."""
     say = ctx.say
     for fork in forks:
         _forked_child(ctx, fork)

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.checkkit import CheckFailed, short
+from grader.checkkit import CheckFailed, differing, short
 
 from .calls import failed_call, fields_of, odd_value
 
@@ -46,9 +46,9 @@ def messages_differ(say, got, expected: list[dict], where: str) -> str | None:
         changed = sorted(k for k in wanted if seen.get(k) != wanted[k])
         added = sorted(set(seen) - set(wanted))
         if changed:
+            shown, expected_shown = differing(seen.get(changed[0]), wanted[changed[0]], 80)
             return say("replay.field_changed", index=first + 1, message=_brief(wanted), field=changed[0],
-                       seen=short(repr(seen.get(changed[0])), 80), expected=short(repr(wanted[changed[0]]), 80),
-                       where=where)
+                       seen=shown, expected=expected_shown, where=where)
         if added:
             return say("replay.field_added", index=first + 1, message=_brief(wanted), field=added[0], where=where)
     return say("replay.differs", index=first + 1, where=where, seen=short(repr(seen), 120))

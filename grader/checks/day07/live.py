@@ -145,6 +145,20 @@ def to_wire(message: dict) -> dict:
     return out
 
 
+def history_problem(say, request, logged: list[dict], prompt: str, where: str) -> str | None:
+    """Why a request's messages are not `logged` (as the log holds them, in order) followed
+    by the user's `prompt`; None when they are exactly that."""
+    from .compare import messages_differ
+
+    sent = [from_wire(m) for m in request.messages]
+    expected = [to_wire(m) for m in logged] + [{"role": "user", "content": prompt}]
+    if sent == expected:
+        return None
+    ends_right = sent[-1:] == expected[-1:]
+    why = messages_differ(say, sent[:-1] if ends_right else sent, expected[:-1], where)
+    return why or say("resume.prompt_not_last", prompt=prompt)
+
+
 def from_wire(message) -> dict:
     """A message of a request, back in the log's shape (arguments parsed), for comparing."""
     if not isinstance(message, dict):

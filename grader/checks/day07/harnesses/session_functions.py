@@ -40,10 +40,34 @@ def events_of(item):
 
 
 def read(path):
-    from mca.session.log import read_events
+    from mca.session.log import Event, read_events
     result = read_events(path)
+    odd = [e for e in result.events if not isinstance(e, Event)]
+    if odd:  # the events must be the lab's Event objects, as parse_line makes them
+        shown = {"repr": repr(odd[0])[:200], "type": f"list holding a {type(odd[0]).__name__}, not an Event:"}
+        return {"events": shown, "stopped_at": plain(result.stopped_at), "reason": plain(result.reason)}
     rows = [[e.seq, e.type, e.fields] for e in result.events]
     return {"events": plain(rows), "stopped_at": plain(result.stopped_at), "reason": plain(result.reason)}
+
+
+def read_versions(item):
+    """Write each version's bytes over the same file in place (same path, same inode), as a
+    log grows while the agent runs, and read it after each: a reader must read the file as
+    it is now, never an answer it kept from before."""
+    path = Path(item["path"])
+    answers = []
+    for version in item["versions"]:
+        data = Path(version).read_bytes()
+        with open(path, "r+b" if path.exists() else "wb") as handle:
+            handle.write(data)
+            handle.truncate()
+        try:
+            answer = read(str(path))
+        except BaseException as exc:
+            answer = failure(exc)
+        answer["unchanged"] = path.read_bytes() == data
+        answers.append(answer)
+    return {"versions": answers}
 
 
 def replay(rows):
@@ -69,7 +93,8 @@ def read_and_replay(path):
             "replayed": plain(rebuilt.replayed), "skipped": plain(rebuilt.skipped)}
 
 
-FUNCTIONS = {"read_events": read, "replay": replay, "fork_points": fork_points, "read_and_replay": read_and_replay}
+FUNCTIONS = {"read_events": read, "read_versions": read_versions, "replay": replay, "fork_points": fork_points,
+             "read_and_replay": read_and_replay}
 
 job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
 function = FUNCTIONS[job["function"]]

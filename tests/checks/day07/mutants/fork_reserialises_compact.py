@@ -7,7 +7,7 @@ Same events, different bytes: every line of the copy is shorter than the parent'
 byte" is false. A fork copies bytes; it never re-encodes events.
 """
 TARGET = "mca/session/fork.py"
-FAILS = ("fork-copies-prefix",)
+FAILS = ("fork-copies-prefix", "damaged-then-continue", "dangling-tool-call", "missing-line")
 
 import json
 

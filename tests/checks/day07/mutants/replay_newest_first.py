@@ -6,7 +6,7 @@ answer first, a tool result before the call it answers. The resumed request is
 invalid (the mock refuses it the way a real API does).
 """
 TARGET = "mca/session/replay.py"
-FAILS = ("missing-line", "model-frozen", "replay-counts", "resume-across-processes")
+FAILS = ("damaged-then-continue", "missing-line", "model-frozen", "replay-counts", "resume-across-processes")
 
 
 def replay(events):

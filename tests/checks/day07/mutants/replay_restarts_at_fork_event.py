@@ -6,7 +6,7 @@ the parent's prefix, copied so the child can go on from there. Clearing at the f
 event gives a fork (and every recovery fork) an empty history.
 """
 TARGET = "mca/session/replay.py"
-FAILS = ("replay-counts",)
+FAILS = ("damaged-then-continue", "replay-counts")
 
 
 def replay(events):
