@@ -138,10 +138,12 @@ class Approver:
         """The action for one call, and the rule that decided it (None: the default)."""
         subject = subject_of(name, args)
         subjects = command_parts(subject) if name == "run_command" else [subject]
-        found = [(rule.action, rule) for part in subjects for rule in self.rules if rule.applies(name, part)]
-        if not found:
-            return ("allow" if name in self.read_only else "ask"), None
-        return max(found, key=lambda pair: STRICTNESS[pair[0]])
+        default = "allow" if name in self.read_only else "ask"
+        decided = []
+        for part in subjects:  # each part on its own: its strictest rule, or the default if none matches
+            found = [(rule.action, rule) for rule in self.rules if rule.applies(name, part)]
+            decided.append(max(found, key=lambda pair: STRICTNESS[pair[0]]) if found else (default, None))
+        return max(decided, key=lambda pair: STRICTNESS[pair[0]])
 
     def decide(self, name: str, args: dict) -> Decision:
         action, rule = self.rule_for(name, args)
