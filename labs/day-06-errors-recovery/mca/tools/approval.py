@@ -42,8 +42,9 @@ RULES_FILE = Path(".mca") / "rules.toml"
 DEFAULT_RULES = ("deny run_command rm -rf *", "deny run_command rm -fr *")  # what nobody wants by accident
 
 AskUser = Callable[[str], str]  # description -> "y", "n" or "always"
-# A compound command's parts: split at &&, ||, ;, |, newlines, and inside $( ) and ` `.
-SEPARATORS = re.compile(r"&&|\|\||;|\||\n|\$\(|\)|`")
+# A compound command's parts: split at &&, ||, ;, |, & (not the & of 2>&1 or &>), newlines,
+# and inside $( ), <( ), >( ) and ` `.
+SEPARATORS = re.compile(r"&&|\|\||;|\||(?<![<>&])&(?![>&])|\n|\$\(|[<>]\(|\)|`")
 
 
 @dataclass(frozen=True)
