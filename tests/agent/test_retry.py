@@ -105,6 +105,12 @@ def test_a_retry_after_on_the_error_sets_the_pause(recorder):
     assert pauses == [4.0]
 
 
+@pytest.mark.parametrize("retry_after, said", [(120.0, "120"), (30.0, "30"), (0.4375, "0.44")])
+def test_the_pause_is_said_in_plain_seconds(recorder, retry_after, said):
+    turn(Scripted(busy(429, retry_after=retry_after), text("ok")), recorder, sleep=lambda s: None)
+    assert recorder.of(ErrorOccurred)[0].message == f"model request failed: HTTP 429: busy; trying again in {said} s"
+
+
 def test_no_retry_once_the_reply_started_to_stream(recorder):
     def half_then_reset():
         yield StreamDelta(text="The answer is")
