@@ -1,4 +1,5 @@
-"""The CLI and the REPL, run in process against the real session package and the mock."""
+"""Day 7's CLI and REPL (sessions: resume, list, log inspect, fork, the crash demo), run in
+process against the real session package and the mock."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ from pathlib import Path
 
 import pytest
 
-import mca.commands
-from mca.cli import main, split_resume, subcommand_argv
-from mca.repl import run_repl
+from .days import module_since
+
+module_since(7, "sessions")
+
+import mca.commands  # noqa: E402
+from mca.cli import main, split_resume, subcommand_argv  # noqa: E402
+from mca.repl import run_repl  # noqa: E402
 
 ROUND_ONE = "run the tests and tell me which case fails"
 

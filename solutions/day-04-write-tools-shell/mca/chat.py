@@ -41,10 +41,12 @@ class Chat:
     def ask(self, text: str) -> str:
         """Run one turn."""
         agent = self.agent
+        start = len(self.history)
         try:
             return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, emit=self.emit)
         except Exception as exc:  # noqa: BLE001 - a tool that fails unexpectedly ends the turn (day 6 does better)
             self.screen.status(f"error (tool): the turn stopped: {type(exc).__name__}: {exc}")
+            del self.history[start:]  # forget the turn: a call left without its result is a history no model accepts
             return ""
 
     def emit(self, event: AgentEvent) -> None:

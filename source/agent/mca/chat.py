@@ -185,17 +185,21 @@ class Chat:
         # [day 2]
         return run_turn(self.history, text, gateway=agent.gateway, emit=self.emit)
         # [or day 3-4]
+        start = len(self.history)
         try:
             return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, emit=self.emit)
         except Exception as exc:  # noqa: BLE001 - a tool that fails unexpectedly ends the turn (day 6 does better)
             self.screen.status(f"error (tool): the turn stopped: {type(exc).__name__}: {exc}")
+            del self.history[start:]  # forget the turn: a call left without its result is a history no model accepts
             return ""
         # [or day 5]
+        start = len(self.history)
         try:
             return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, approver=agent.approver,
                             emit=self.emit)
         except Exception as exc:  # noqa: BLE001 - a tool that fails unexpectedly ends the turn (day 6 does better)
             self.screen.status(f"error (tool): the turn stopped: {type(exc).__name__}: {exc}")
+            del self.history[start:]  # forget the turn: a call left without its result is a history no model accepts
             return ""
         # [or day 6]
         return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, approver=agent.approver,

@@ -37,13 +37,15 @@ from typing import Callable
 from .base import describe_call
 
 ACTIONS = ("allow", "ask", "deny")
+RULE_KEYS = ("action", "tool", "match")
 STRICTNESS = {"allow": 0, "ask": 1, "deny": 2}
 RULES_FILE = Path(".mca") / "rules.toml"
 DEFAULT_RULES = ("deny run_command rm -rf *", "deny run_command rm -fr *")  # what nobody wants by accident
 
 AskUser = Callable[[str], str]  # description -> "y", "n" or "always"
-# A compound command's parts: split at &&, ||, ;, |, newlines, and inside $( ) and ` `.
-SEPARATORS = re.compile(r"&&|\|\||;|\||\n|\$\(|\)|`")
+# A compound command's parts: split at &&, ||, ;, |, & (not the & of 2>&1 or &>), newlines,
+# and inside $( ), <( ), >( ) and ` `.
+SEPARATORS = re.compile(r"&&|\|\||;|\||(?<![<>&])&(?![>&])|\n|\$\(|[<>]\(|\)|`")
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,10 @@ def load_rules(workdir: Path, extra: list[str] = ()) -> list[Rule]:
         for number, entry in enumerate(data.get("rule", []), 1):
             if not isinstance(entry, dict) or entry.get("action") not in ACTIONS or "tool" not in entry:
                 raise ValueError(f"{path}: rule {number} needs action ({', '.join(ACTIONS)}) and tool")
+            unknown = sorted(set(entry) - set(RULE_KEYS))
+            if unknown:  # a misspelt "match" would make the rule apply to every call of the tool
+                raise ValueError(f"{path}: rule {number}: unknown key {unknown[0]!r}; a rule has "
+                                 f"{', '.join(RULE_KEYS)}")
             rules.append(Rule(entry["action"], str(entry["tool"]), str(entry.get("match", "*")), str(path.name)))
     rules += [parse_rule(text) for text in extra]
     return rules

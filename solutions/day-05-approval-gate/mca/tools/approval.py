@@ -37,13 +37,15 @@ from typing import Callable
 from .base import describe_call
 
 ACTIONS = ("allow", "ask", "deny")
+RULE_KEYS = ("action", "tool", "match")
 STRICTNESS = {"allow": 0, "ask": 1, "deny": 2}
 RULES_FILE = Path(".mca") / "rules.toml"
 DEFAULT_RULES = ("deny run_command rm -rf *", "deny run_command rm -fr *")  # what nobody wants by accident
 
 AskUser = Callable[[str], str]  # description -> "y", "n" or "always"
-# A compound command's parts: split at &&, ||, ;, |, newlines, and inside $( ) and ` `.
-SEPARATORS = re.compile(r"&&|\|\||;|\||\n|\$\(|\)|`")
+# A compound command's parts: split at &&, ||, ;, |, & (not the & of 2>&1 or &>), newlines,
+# and inside $( ), <( ), >( ) and ` `.
+SEPARATORS = re.compile(r"&&|\|\||;|\||(?<![<>&])&(?![>&])|\n|\$\(|[<>]\(|\)|`")
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,10 @@ def load_rules(workdir: Path, extra: list[str] = ()) -> list[Rule]:
         for number, entry in enumerate(data.get("rule", []), 1):
             if not isinstance(entry, dict) or entry.get("action") not in ACTIONS or "tool" not in entry:
                 raise ValueError(f"{path}: rule {number} needs action ({', '.join(ACTIONS)}) and tool")
+            unknown = sorted(set(entry) - set(RULE_KEYS))
+            if unknown:  # a misspelt "match" would make the rule apply to every call of the tool
+                raise ValueError(f"{path}: rule {number}: unknown key {unknown[0]!r}; a rule has "
+                                 f"{', '.join(RULE_KEYS)}")
             rules.append(Rule(entry["action"], str(entry["tool"]), str(entry.get("match", "*")), str(path.name)))
     rules += [parse_rule(text) for text in extra]
     return rules
@@ -138,10 +144,12 @@ class Approver:
         """The action for one call, and the rule that decided it (None: the default)."""
         subject = subject_of(name, args)
         subjects = command_parts(subject) if name == "run_command" else [subject]
-        found = [(rule.action, rule) for part in subjects for rule in self.rules if rule.applies(name, part)]
-        if not found:
-            return ("allow" if name in self.read_only else "ask"), None
-        return max(found, key=lambda pair: STRICTNESS[pair[0]])
+        default = "allow" if name in self.read_only else "ask"
+        decided = []
+        for part in subjects:  # each part on its own: its strictest rule, or the default if none matches
+            found = [(rule.action, rule) for rule in self.rules if rule.applies(name, part)]
+            decided.append(max(found, key=lambda pair: STRICTNESS[pair[0]]) if found else (default, None))
+        return max(decided, key=lambda pair: STRICTNESS[pair[0]])
 
     def decide(self, name: str, args: dict) -> Decision:
         action, rule = self.rule_for(name, args)

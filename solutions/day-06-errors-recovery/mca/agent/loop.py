@@ -121,7 +121,7 @@ def request_with_retry(gateway: Gateway, history: list[dict], schemas: list[dict
                 emit(ErrorOccurred(f"model request failed after {attempt + 1} attempt(s): {exc}", "gateway"))
                 return None
             delay = backoff_delay(attempt, exc.retry_after)
-            emit(ErrorOccurred(f"model request failed: {exc}; trying again in {delay:.2g} s", "gateway",
+            emit(ErrorOccurred(f"model request failed: {exc}; trying again in {round(delay, 2):g} s", "gateway",
                                retrying=True))
             sleep(delay * time_scale())
     return None
