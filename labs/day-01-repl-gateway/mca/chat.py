@@ -27,8 +27,8 @@ class Chat:
         # Every request starts with the system prompt.
         self.history.insert(0, {"role": "system", "content": self.system_prompt})
         self.history.append({"role": "user", "content": text})
-        # The model saw the earlier turns already: send only what is new.
-        reply = self.gateway.complete([self.history[0], self.history[-1]])
+        # The model saw the earlier turns already: send its instructions and what is new.
+        reply = self.gateway.complete([m for m in self.history if m["role"] == "system"] + [self.history[-1]])
         self.history.append({"role": "assistant", "content": reply})
         return reply
 

@@ -92,8 +92,8 @@ class Chat:
         reply = self.gateway.complete(list(self.history))  # the whole conversation, every time
         # END SOLUTION day-01 E1
         # BEGIN SCAFFOLD day-01 E1
-        # # The model saw the earlier turns already: send only what is new.
-        # reply = self.gateway.complete([self.history[0], self.history[-1]])
+        # # The model saw the earlier turns already: send its instructions and what is new.
+        # reply = self.gateway.complete([m for m in self.history if m["role"] == "system"] + [self.history[-1]])
         # END SCAFFOLD day-01 E1
         self.history.append({"role": "assistant", "content": reply})
         return reply

@@ -43,10 +43,17 @@ def build_request(base_url: str, api_key: str, model: str, messages: list[dict],
 
 
 def parse_reply(body: bytes) -> str:
+    """The text of a (non-streamed) chat completion: ``choices[0].message.content``.
+
+    A reply may carry no text at all (content null, e.g. when the model only calls
+    tools): that is an empty string, not an error.
+    """
     raise NotImplementedError("TODO(E4): return choices[0].message.content (null content: an empty reply)")
 
 
 def error_of(exc: Exception, url: str) -> GatewayError:
+    """A failed request as one line: ``HTTP <status>: <the server's own message>`` when the
+    server answered with an error, ``cannot reach <url>: <why>`` when no answer came."""
     raise NotImplementedError("TODO(E4): turn an HTTP error or a connection failure into one GatewayError line")
 
 

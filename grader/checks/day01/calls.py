@@ -1,0 +1,121 @@
+"""Day 01: running the lab's code - the agent with the mock, the agent against the grader's
+fake model server, and the two harnesses (a conversation at the gateway seam, and
+build_request's requests sent to the fake server).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from contextlib import contextmanager
+
+from grader.checkkit import CheckFailed, ChildResult
+from grader.checkkit.fakeserver import FakeModelServer
+
+CHAT_PATH = "/v1/chat/completions"
+BANNER = "model:"   # the start line (mca/gateway/__init__.py `describe`), on stderr
+
+
+# --------------------------------------------------------------------------- harnesses
+
+def harness_answers(ctx, name: str, job: dict, label: str) -> tuple[list[dict], ChildResult]:
+    """Run harnesses/<name>.py on `job`; the JSON objects it printed (its own lines only)."""
+    script = ctx.harness(name)
+    path = script.parent / f"{label}.json"
+    path.write_text(json.dumps(job, ensure_ascii=False), encoding="utf-8")
+    result = ctx.run_harness(script, str(path))
+    answers = []
+    for line in result.stdout.split("\n"):  # not splitlines(): the lab's own prints may hold U+2028
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict) and value.get("harness") == name:
+            answers.append(value)
+    return answers, result
+
+
+def stub_or_raised(say, function: str, answer: dict, on: str) -> CheckFailed | None:
+    """A CheckFailed for an answer that is a stub or an exception, naming what it was given."""
+    if "stub" in answer:
+        return CheckFailed(say("harness.stub", function=function, stub=answer["stub"]))
+    if "raised" in answer:
+        return CheckFailed(say("harness.raised", function=function, error=answer["raised"],
+                               where=answer.get("where"), on=on))
+    return None
+
+
+def chat_turns(ctx, users: list[str], replies: list[str], label: str) -> list[list[dict]]:
+    """The message list each turn handed to the gateway, for a conversation of len(users) turns."""
+    answers, result = harness_answers(ctx, "chat_turns", {"users": users, "replies": replies}, label)
+    if not answers:
+        raise CheckFailed(ctx.say("harness.died", function="Chat.ask", total=len(users)), seen=ctx.evidence(result))
+    answer = answers[-1]
+    problem = stub_or_raised(ctx.say, "Chat.ask", answer, f"turn {answer.get('turns_done', 0) + 1}")
+    if problem:
+        raise problem
+    requests = answer.get("requests") or []
+    if len(requests) != len(users):
+        raise CheckFailed(ctx.say("history.calls", turns=len(users), calls=len(requests)))
+    return [[m if isinstance(m, dict) else {"role": None, "content": repr(m)} for m in r] for r in requests]
+
+
+# --------------------------------------------------------------------------- the agent on the wire
+
+# The kit passes the grader's own environment on, MOCK included: a person who exported
+# MOCK=1 for the walk-through would otherwise see every check of the wire fail.
+NOT_MOCK = {"MOCK": "0"}
+
+
+def wire_env(server: FakeModelServer, key: str, model: str) -> dict[str, str]:
+    """The environment that points the agent at the fake server (and not at the mock)."""
+    return {**server.env(api_key=key, model=model), **NOT_MOCK}
+
+
+def one_shot(ctx, prompt: str, env: dict[str, str], label: str) -> ChildResult:
+    """`python -m mca PROMPT` with the real gateway (no MOCK), in a fresh workspace."""
+    return ctx.run_agent(prompt, cwd=ctx.workspace(label), extra_env=env, mock=False)
+
+
+def expect_chat_request(ctx, server: FakeModelServer, result: ChildResult) -> None:
+    """The agent's request must have reached the server as a chat completion before its answer
+    can be judged; if it did not, say where it went (build_request's part, request-shape)."""
+    requests = server.requests
+    for r in requests:
+        if r.method == "POST" and r.path == CHAT_PATH:
+            if isinstance(r.json, dict) and isinstance(r.json.get("messages"), list) and r.model:
+                return
+            raise CheckFailed(ctx.say("wire.bad_body"), seen=ctx.evidence(result))
+    if requests:
+        raise CheckFailed(ctx.say("wire.wrong_place", method=requests[-1].method, path=requests[-1].path),
+                          seen=ctx.evidence(result))
+    raise CheckFailed(ctx.say("wire.no_request"), seen=ctx.evidence(result))
+
+
+@contextmanager
+def closed_port():
+    """A loopback port nothing listens on. It stays bound (never listening) while in use,
+    so no other server of the run can take it: a connection there is refused."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock.getsockname()[1]
+
+
+# --------------------------------------------------------------------------- what a child printed
+
+def said_lines(result: ChildResult) -> list[str]:
+    """The non-empty lines a child printed on either stream, without the start line."""
+    lines = [line.strip() for line in (result.stdout + "\n" + result.stderr).split("\n")]
+    return [line for line in lines if line and not line.startswith(BANNER)]
+
+
+def banners(result: ChildResult) -> list[str]:
+    return [line.strip() for line in result.stderr.split("\n") if line.strip().startswith(BANNER)]
+
+
+def has_traceback(result: ChildResult) -> bool:
+    return "Traceback (most recent call last)" in result.stderr + result.stdout
+
+
+def squeezed(text: str) -> str:
+    return " ".join(str(text).split())

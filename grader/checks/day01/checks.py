@@ -1,0 +1,273 @@
+"""Day 01 checks: the REPL and the gateway - the model has no memory, we carry the history.
+
+The contract is shared/days/day-01.md. How the checks get their inputs:
+
+* one-shot, repl-starts, remembers-a-name and repl-edges run the lab's agent with the
+  mock (`python -m mca`, a prompt argument or lines on a pipe; repl-edges sends Ctrl-C
+  to the running REPL and then ends its input);
+* history-carried and system-prompt-once hold a conversation with the lab's Chat over
+  a gateway that records every message list it is handed (harnesses/chat_turns.py):
+  what Chat.ask sends is judged at the seam, apart from the HTTP client;
+* request-shape sends the requests the lab's build_request builds to the grader's fake
+  model server (harnesses/build_request.py), which records them as they arrive;
+* reply-parsed, http-error-one-line and server-unreachable run the agent against the
+  fake server (or a closed port) and read what it printed and its exit status.
+
+Names, texts, replies, error messages, model names and keys are drawn per run from
+the printed seed. Student code runs only in children. Wording lives in messages.toml.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from grader.checkkit import CheckFailed
+from grader.checkkit.fakeserver import FakeModelServer, error_body, reply_json, reply_status
+
+from . import inputs
+from .calls import (CHAT_PATH, NOT_MOCK, chat_turns, closed_port, expect_chat_request, harness_answers,
+                    has_traceback, one_shot, said_lines, squeezed, stub_or_raised, wire_env)
+from .prompts import PROMPT, Live, answers, talk
+from .roles import first_difference, roles
+
+
+# --------------------------------------------------------------------------- the agent at all
+
+def test_one_shot(ctx):
+    """`python -m mca PROMPT` with the mock prints the reply to PROMPT as one line on stdout and exits 0."""
+    name = inputs.random_name(ctx.rng("one-shot"))
+    result = ctx.run_agent(f"my name is {name}", cwd=ctx.workspace("one-shot"))
+    ctx.expect_ok(result, ctx.say("agent.failed", command=result.short_command(), status=result.returncode))
+    printed = [line for line in result.stdout.split("\n") if line.strip()]
+    expected = inputs.nice_to_meet(name)
+    if printed != [expected]:
+        raise CheckFailed(ctx.say("agent.one_reply", prompt=f"my name is {name}"), expected=expected,
+                          seen=" | ".join(printed) or "nothing on stdout")
+
+
+def test_repl_starts(ctx):
+    """Without a prompt the REPL shows `you > `, answers a line, and `/exit` ends it with status 0 before any later line is read."""
+    rng = ctx.rng("repl-starts")
+    name, later = inputs.random_name(rng), inputs.random_name(rng) + "x"
+    result = talk(ctx, [f"my name is {name}", "/exit", f"my name is {later}"], "repl-starts")
+    ctx.expect_ok(result, ctx.say("agent.failed", command=result.short_command(), status=result.returncode))
+    if PROMPT not in result.stdout:
+        raise CheckFailed(ctx.say("agent.no_prompt"), seen=result.stdout[-300:] or "nothing on stdout")
+    said = answers(result.stdout)
+    if said[0] != inputs.nice_to_meet(name):
+        raise CheckFailed(ctx.say("agent.repl_reply", line=f"my name is {name}"),
+                          expected=inputs.nice_to_meet(name), seen=said[0] or "nothing")
+    if inputs.nice_to_meet(later) in result.stdout or len(said) != 2:
+        raise CheckFailed(ctx.say("agent.exit_late", prompts=len(said)), seen=" | ".join(said))
+
+
+# --------------------------------------------------------------------------- E1, E2: the history
+
+def test_history_carried(ctx):
+    """Every turn's request starts with a system message and then carries the whole conversation so far: each earlier user and assistant message, in order, then the new user message, nothing else."""
+    rng = ctx.rng("history-carried")
+    users, replies = inputs.conversation(rng, rng.randint(4, 7))
+    again, earlier = rng.randrange(2, len(users)), rng.randrange(0, 2)  # people repeat themselves
+    users[again], replies[again] = users[earlier], replies[earlier]
+    requests = chat_turns(ctx, users, replies, "history-carried")
+    said = [m for pair in zip(users, replies) for m in ({"role": "user", "content": pair[0]},
+                                                        {"role": "assistant", "content": pair[1]})]
+    for turn, request in enumerate(requests, 1):
+        if not request or request[0].get("role") != "system":
+            raise CheckFailed(ctx.say("history.no_system", turn=turn, first=roles(request[:1])))
+        carried = [m for m in request if m.get("role") != "system"]
+        expected = said[:2 * turn - 1]
+        wrong = first_difference(ctx.say, carried, expected)
+        if wrong is not None:
+            raise CheckFailed(ctx.say("history.not_carried", turn=turn, count=len(expected), why=wrong),
+                              expected=f"system, then {roles(expected)}", seen=f"system, then {roles(carried)}")
+
+
+def test_remembers_a_name(ctx):
+    """In one REPL with the mock, after "my name is X" and a few other turns, "what is my name?" gets "Your name is X." (and, asked before, "I have no record ...")."""
+    rng = ctx.rng("remembers-a-name")
+    name = inputs.random_name(rng)
+    others = [inputs.typed_line(rng) for _ in range(rng.randint(1, 3))]
+    lines = [inputs.ASK_NAME, f"my name is {name}", *others, inputs.ASK_NAME, "/exit"]
+    result = talk(ctx, lines, "remembers-a-name")
+    ctx.expect_ok(result, ctx.say("agent.failed", command=result.short_command(), status=result.returncode))
+    said = answers(result.stdout)
+    if len(said) < len(lines):
+        raise CheckFailed(ctx.say("name.short", lines=len(lines) - 1, count=max(0, len(said) - 1)),
+                          seen=" | ".join(said)[-300:])
+    if said[0] != inputs.NO_RECORD:
+        raise CheckFailed(ctx.say("name.knew_before"), expected=inputs.NO_RECORD, seen=said[0])
+    if said[1] != inputs.nice_to_meet(name):
+        raise CheckFailed(ctx.say("name.not_greeted", name=name), expected=inputs.nice_to_meet(name), seen=said[1])
+    asked = said[len(lines) - 2]
+    if asked != inputs.your_name_is(name):
+        raise CheckFailed(ctx.say("name.forgot", name=name, turns=len(others)), expected=inputs.your_name_is(name),
+                          seen=asked)
+
+
+def test_system_prompt_once(ctx):
+    """Every turn's request holds exactly one system message, and it comes first (turn 3 included)."""
+    rng = ctx.rng("system-prompt-once")
+    users, replies = inputs.conversation(rng, rng.randint(3, 6))
+    requests = chat_turns(ctx, users, replies, "system-prompt-once")
+    for turn, request in enumerate(requests, 1):
+        at = [index + 1 for index, m in enumerate(request) if m.get("role") == "system"]
+        if at != [1]:
+            raise CheckFailed(ctx.say("system.count", turn=turn, count=len(at),
+                                      where=", ".join(map(str, at)) or "nowhere"),
+                              expected="one system message, as message 1", seen=f"system at {at or 'no position'}: "
+                                                                                f"{roles(request)}")
+
+
+# --------------------------------------------------------------------------- E3: the request
+
+def test_request_shape(ctx):
+    """build_request gives a POST to /v1/chat/completions for a base URL with or without /v1 and a trailing slash, with a Bearer key and a JSON body of the model and the messages."""
+    say, rng = ctx.say, ctx.rng("request-shape")
+    key, model, messages = inputs.api_key(rng), inputs.model_name(rng), inputs.request_messages(rng)
+    with FakeModelServer(model=lambda request: reply_json("ok")) as server:
+        root = server.root_url
+        bases = [root, root + "/", root + "/v1", root + "/v1/"]
+        rng.shuffle(bases)
+        job = {"bases": bases, "key": key, "model": model, "messages": messages}
+        found, result = harness_answers(ctx, "build_request", job, "request-shape")
+        if len(found) != len(bases):
+            raise CheckFailed(say("harness.died", function="build_request", total=len(bases)),
+                              seen=ctx.evidence(result))
+        requests = server.requests
+    arrived = iter(requests)
+    for answer in found:
+        base = answer["base"]
+        problem = stub_or_raised(say, "build_request", answer, f"base URL {base}")
+        if problem:
+            raise problem
+        if "elsewhere" in answer:
+            raise CheckFailed(say("shape.elsewhere", base=base, url=answer.get("url")))
+        if "unsent" in answer:
+            raise CheckFailed(say("shape.unsent", base=base, url=answer.get("url"), error=answer["unsent"]))
+        request = next(arrived, None)
+        if request is None:
+            raise CheckFailed(say("shape.lost", base=base))
+        _judge_request(say, base, answer.get("url", ""), request, key, model, messages)
+
+
+def _judge_request(say, base, url, request, key, model, messages) -> None:
+    where = f"{request.method} {request.path}"
+    if request.method != "POST" or request.path != CHAT_PATH or urlsplit(url).path != CHAT_PATH:
+        raise CheckFailed(say("shape.url", base=base, where=where, url=url), expected=f"POST {CHAT_PATH}",
+                          seen=f"{request.method} {url}")
+    if request.headers.get("authorization") != f"Bearer {key}":
+        raise CheckFailed(say("shape.bearer", base=base), expected="Authorization: Bearer <MCA_API_KEY>",
+                          seen=_header(request, "authorization"))
+    if "application/json" not in request.headers.get("content-type", ""):
+        raise CheckFailed(say("shape.content_type", base=base), seen=_header(request, "content-type"))
+    body = request.json
+    if not isinstance(body, dict):
+        raise CheckFailed(say("shape.not_json", base=base), seen=request.body[:200])
+    if body.get("model") != model:
+        raise CheckFailed(say("shape.model", base=base), expected=model, seen=body.get("model", "no model field"))
+    sent = body.get("messages")
+    if not isinstance(sent, list):
+        raise CheckFailed(say("shape.no_messages", base=base), seen=sorted(body))
+    wrong = first_difference(say, [m if isinstance(m, dict) else {"role": None, "content": repr(m)} for m in sent],
+                             messages)
+    if wrong is not None:
+        raise CheckFailed(say("shape.messages", base=base, count=len(messages), why=wrong),
+                          expected=roles(messages), seen=roles([m for m in sent if isinstance(m, dict)]))
+    if body.get("stream") is True:
+        raise CheckFailed(say("shape.stream", base=base))
+
+
+def _header(request, name: str) -> str:
+    value = request.headers.get(name)
+    return f"{name}: {value}" if value is not None else f"no {name} header"
+
+
+# --------------------------------------------------------------------------- E4: the answer
+
+def test_reply_parsed(ctx):
+    """Against the fake server, the one-shot prints choices[0].message.content exactly; a reply whose content is null prints nothing and exits 0."""
+    say, rng = ctx.say, ctx.rng("reply-parsed")
+    key, model, content = inputs.api_key(rng), inputs.model_name(rng), inputs.text(rng)
+    with FakeModelServer([reply_json(content, model=model), reply_json(None, model=model)]) as server:
+        env = wire_env(server, key, model)
+        full = one_shot(ctx, inputs.typed_line(rng), env, "reply-parsed")
+        expect_chat_request(ctx, server, full)
+        empty = one_shot(ctx, inputs.typed_line(rng), env, "reply-parsed-null")
+    ctx.expect_ok(full, say("reply.failed", status=full.returncode))
+    if full.stdout.rstrip("\n") != content:
+        raise CheckFailed(say("reply.not_content"), expected=content, seen=full.stdout.rstrip("\n") or "nothing")
+    ctx.expect_ok(empty, say("reply.null_failed", status=empty.returncode))
+    if empty.stdout.strip() or has_traceback(empty):
+        raise CheckFailed(say("reply.null_printed"), expected="nothing on stdout",
+                          seen=empty.stdout.strip() or ctx.evidence(empty))
+
+
+def test_http_error_one_line(ctx):
+    """A 401 and a 500 from the server each end the one-shot with status 1 and one line naming the status and the server's own message, no traceback."""
+    say, rng = ctx.say, ctx.rng("http-error-one-line")
+    key, model = inputs.api_key(rng), inputs.model_name(rng)
+    for code, kind in ((401, "invalid_request_error"), (500, "server_error")):
+        message = inputs.plain_text(rng)
+        with FakeModelServer([reply_status(code, error_body(message, kind))]) as server:
+            result = one_shot(ctx, inputs.typed_line(rng), wire_env(server, key, model), f"http-{code}")
+            expect_chat_request(ctx, server, result)
+        if has_traceback(result):
+            raise CheckFailed(say("error.traceback", code=code), seen=ctx.evidence(result))
+        if result.returncode != 1:
+            raise CheckFailed(say("error.status", code=code, status=result.returncode), seen=ctx.evidence(result))
+        lines = said_lines(result)
+        if len(lines) != 1:
+            raise CheckFailed(say("error.lines", code=code, count=len(lines)), seen=" | ".join(lines)[:300])
+        if not re.search(rf"(?<!\d){code}(?!\d)", lines[0]) or squeezed(message) not in squeezed(lines[0]):
+            raise CheckFailed(say("error.unnamed", code=code), expected=f"HTTP {code}: {message}", seen=lines[0])
+
+
+def test_server_unreachable(ctx):
+    """A base URL on a closed port ends the one-shot with status 1 and one line that names the URL it tried, no traceback."""
+    say, rng = ctx.say, ctx.rng("server-unreachable")
+    with closed_port() as port:
+        base = f"http://127.0.0.1:{port}/v1"
+        env = {"MCA_BASE_URL": base, "MCA_API_KEY": inputs.api_key(rng), "MCA_MODEL": inputs.model_name(rng),
+               **NOT_MOCK}
+        result = one_shot(ctx, inputs.typed_line(rng), env, "server-unreachable")
+    if has_traceback(result):
+        raise CheckFailed(say("unreachable.traceback"), seen=ctx.evidence(result))
+    if result.returncode != 1:
+        raise CheckFailed(say("unreachable.status", status=result.returncode), seen=ctx.evidence(result))
+    lines = said_lines(result)
+    if len(lines) != 1 or f"127.0.0.1:{port}" not in lines[0]:
+        raise CheckFailed(say("unreachable.unnamed", base=base, count=len(lines)), expected=f"one line naming {base}",
+                          seen=" | ".join(lines)[:300] or "nothing")
+
+
+# --------------------------------------------------------------------------- E5: the REPL's edges
+
+def test_repl_edges(ctx):
+    """In the REPL an empty or blank line sends nothing, Ctrl-C at the prompt gives a fresh prompt and the REPL goes on, and the end of input exits with status 0."""
+    say, rng = ctx.say, ctx.rng("repl-edges")
+    name = inputs.random_name(rng)
+    blank = rng.choice((" ", "   ", "\t", " \t "))
+    with ctx.start_agent(cwd=ctx.workspace("repl-edges")) as child:
+        live = Live(ctx, child)
+        live.expect_prompt(1, "starting")
+        child.send("\n")
+        live.expect_prompt(2, "an empty line")
+        child.send(blank + "\n")
+        live.expect_prompt(3, "a blank line")
+        if live.between(1, 3):
+            raise CheckFailed(say("edges.sent_empty"), expected="no reply", seen=squeezed(live.between(1, 3))[:200])
+        live.interrupt(4)
+        child.send(f"my name is {name}\n")
+        live.expect_prompt(5, f"the line after Ctrl-C (my name is {name})")
+        if live.after(4) != inputs.nice_to_meet(name):
+            raise CheckFailed(say("edges.after_ctrl_c", name=name), expected=inputs.nice_to_meet(name),
+                              seen=live.after(4) or "nothing")
+        child.close_stdin()
+        result = live.finish(10, "the end of input")
+    if has_traceback(result) or result.returncode != 0:
+        raise CheckFailed(say("edges.eof", status=result.returncode), seen=ctx.evidence(result))
+
+
+from .bonus import *  # noqa: E402,F401,F403 - the bonus checks, after the core ones

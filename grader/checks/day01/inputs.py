@@ -1,0 +1,78 @@
+"""Day 01: what the checks type, send and answer, drawn per run from `ctx.rng(...)`.
+
+Names, prompts, replies, server error messages, model names and keys all come from
+the run's seed, so no lab can pass by knowing them in advance; `--seed N` draws the
+same ones again.
+"""
+
+from __future__ import annotations
+
+import random
+
+from grader.checkkit.draws import ASCII_WORDS, CJK_WORDS, EMOJI, mixed_text
+
+# Names the mock can take back: no white space and none of . , ! ? (mca/gateway/mock.py).
+GIVEN = ("Ada", "Grace", "Linus", "Barbara", "Alan", "Edsger", "Margaret", "Dennis", "Frances", "Zoë",
+         "李娜", "王芳", "張偉", "さくら", "민준", "陈静", "鈴木", "지우", "Ólafur", "Nguyễn")
+SUFFIX = ("", "7", "42", "-Li", "_2", "子", "🙂", "é")
+
+NO_RECORD = "I have no record of your name in this conversation."
+ASK_NAME = "what is my name?"
+
+
+def nice_to_meet(name: str) -> str:
+    return f"Nice to meet you, {name}."
+
+
+def your_name_is(name: str) -> str:
+    return f"Your name is {name}."
+
+
+def random_name(rng: random.Random) -> str:
+    """A name to tell the mock: ASCII, accented, CJK or Hangul, often with a random tail."""
+    return rng.choice(GIVEN) + rng.choice(SUFFIX) + (str(rng.randrange(10, 100)) if rng.random() < 0.5 else "")
+
+
+def typed_line(rng: random.Random) -> str:
+    """A line a person could type at the prompt: mixed ASCII, CJK and emoji, one line,
+    never a slash command, never about names (the mock answers it with its help line)."""
+    return " ".join(mixed_text(rng).replace("\n", " ").split())
+
+
+def text(rng: random.Random) -> str:
+    """Any message text, quotes, backslashes and line breaks included."""
+    return mixed_text(rng)
+
+
+def plain_text(rng: random.Random, words: tuple[int, int] = (4, 8)) -> str:
+    """ASCII, CJK and emoji words only: nothing JSON has to escape, so the text reads the
+    same in a raw body and in the parsed message."""
+    count = rng.randint(*words)
+    pieces = [rng.choice(ASCII_WORDS), rng.choice(CJK_WORDS), rng.choice(EMOJI)]
+    pieces += [rng.choice(rng.choice((ASCII_WORDS, CJK_WORDS, EMOJI))) for _ in range(count - 3)]
+    rng.shuffle(pieces)
+    return " ".join(pieces)
+
+
+def model_name(rng: random.Random) -> str:
+    """A model id as providers spell them, sometimes with an organisation and a slash."""
+    family = rng.choice(("gpt", "qwen", "llama", "mistral", "deepseek", "glm"))
+    name = f"{family}-{rng.randrange(2, 9)}.{rng.randrange(10)}-{rng.getrandbits(24):06x}"
+    return f"{rng.choice(('acme', 'open-lab', 'org'))}/{name}" if rng.random() < 0.5 else name
+
+
+def api_key(rng: random.Random) -> str:
+    return f"sk-{rng.getrandbits(96):024x}"
+
+
+def conversation(rng: random.Random, turns: int) -> tuple[list[str], list[str]]:
+    """What the user says and what the model answers, turn by turn (any text)."""
+    return [text(rng) for _ in range(turns)], [text(rng) for _ in range(turns)]
+
+
+def request_messages(rng: random.Random) -> list[dict]:
+    """A history to put into one request: the system prompt, then turns ending with a user."""
+    messages = [{"role": "system", "content": text(rng)}]
+    for _ in range(rng.randint(0, 3)):
+        messages += [{"role": "user", "content": text(rng)}, {"role": "assistant", "content": text(rng)}]
+    return messages + [{"role": "user", "content": text(rng)}]
