@@ -37,10 +37,18 @@ def command_env() -> dict[str, str]:
 
 
 def kill_group(proc: subprocess.Popen) -> None:
-    """SIGKILL the command's whole process group: the shell and all it started."""
+    """SIGKILL the command's whole process group: the shell and all it started.
+
+    Never a group that is not the command's own: killpg(0) would kill the agent's
+    group (and the terminal's jobs with it), so a process without a real pid, or one
+    that shares the agent's group, is killed alone.
+    """
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+        if proc.pid > 0 and os.getpgid(proc.pid) == proc.pid != os.getpgrp():
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError, OSError):
         pass
 
 
