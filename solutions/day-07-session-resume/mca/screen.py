@@ -5,6 +5,8 @@ deltas into events, and whatever watches a turn (this screen, later the session
 log) listens to those. The model's words go to stdout, as they stream. Everything
 about the agent itself (tool calls, timings, errors) goes to stderr. Keeping them
 apart means ``python -m mca "..." > answer.txt`` captures the answer and nothing else.
+On a terminal both streams share one screen, so a line about the agent first ends the
+line the model's text is on (``end_line``): the answer then ends in one newline either way.
 """
 
 from __future__ import annotations
@@ -24,18 +26,18 @@ class Screen:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self.errors = 0  # how many times the model could not be reached: the exit status says so
+        self.line_open = False  # the model's text is on the screen, its line not ended yet
 
     def show(self, event: AgentEvent) -> None:
         if isinstance(event, TextDelta):
             self.out.write(event.text)  # a piece of the reply, the moment it arrives
             self.out.flush()
+            self.line_open = not event.text.endswith("\n")
         elif isinstance(event, MessageAdded):
             message = event.message
             if message.get("role") != "assistant":
                 return
-            if message.get("content"):
-                self.out.write("\n")  # the streamed text is complete: end its line
-                self.out.flush()
+            self.end_line()  # every piece of the text is on the screen already: only its line is left to end
         elif isinstance(event, UsageReported):
             self.status(f"  tokens: {event.input_tokens} in, {event.output_tokens} out")
         elif isinstance(event, ToolStarted):
@@ -46,7 +48,16 @@ class Screen:
             self.errors += event.where == "gateway" and not event.retrying  # a retried request may succeed
             self.status(f"error ({event.where}): {event.message}")
 
+    def end_line(self) -> None:
+        """End the line the model's text is on, if it is still open (a second call does nothing)."""
+        if self.line_open:
+            self.out.write("\n")
+            self.out.flush()
+            self.line_open = False
+
     def status(self, line: str) -> None:
+        """One line about the agent, on stderr; it never starts in the middle of the model's text."""
+        self.end_line()
         print(line, file=self.err, flush=True)
 
 

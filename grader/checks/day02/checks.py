@@ -1,0 +1,301 @@
+"""Day 02 checks: streaming, and the two kinds of event (what the gateway said, what the loop did).
+
+The contract is shared/days/day-02.md. How the checks get their inputs:
+
+* the wire checks run the lab's agent against the grader's fake model server, which
+  streams replies generated for this run (streams.py: mixed ASCII/CJK/emoji text with
+  a raw line separator, random pieces, framing, comments and byte splits); what the
+  agent understood is read from the next request of a REPL (the history holds the
+  assistant message it built), what it showed from its stdout and stderr (wire.py);
+* streams-before-done holds the stream at a gate until the grader has seen the
+  first piece on the child's stdout: no timing guess;
+* no-doubled-text runs the mock (no SSE involved) and compares stdout exactly;
+* one-call-merged and layers-apart call one part of the lab through a harness
+  (harnesses/merge.py: merge_chunk on provider chunks; harnesses/screen.py: Screen
+  fed agent events, with the gateway package made unimportable).
+
+Student code runs only in children. Failure wording lives in messages.toml.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from grader.checkkit import CheckFailed, wait_until
+from grader.checkkit.draws import ASCII_WORDS, CJK_WORDS, EMOJI
+from grader.checkkit.fakeserver import FakeModelServer, Gate, reply_stream
+
+from .merging import call_problem, merged, one_call_cases
+from .screening import described, first_difference, rendered, script
+from .streams import (Reply, call_id, cut, cut_cases, cut_points, every_feature, interleaved, reply_text,
+                      short_text, tool_args, tool_name)
+from .wire import (call_lines, converse, error_lines, expect_texts, model_name, one_shots, status_kinds,
+                   tokens_lines)
+
+WAIT_SECONDS = 10   # how long the first piece may take to reach stdout while the server holds the rest
+CUT_WORDS = re.compile(r"\bcut\b|\[DONE\]|incomplete|truncat|ended (early|before)|prematur|unfinished"
+                       r"|interrupted|\bbroke|closed", re.IGNORECASE)
+
+
+def _usage(rng) -> tuple[int, int]:
+    """Token counts no estimate of a short reply comes near (and never equal to each other)."""
+    return rng.randrange(1_000, 90_000), rng.randrange(100, 999)
+
+
+# --------------------------------------------------------------------------- streaming
+
+def test_streams_before_done(ctx):
+    """The first piece of a streamed reply is on stdout while the server still holds the rest back; once the rest is sent, the whole reply follows."""
+    say = ctx.say
+    rng = ctx.rng("streams-before-done")
+    model = model_name(ctx, "streams-before-done")
+    text = reply_text(rng)
+    first, *rest = cut(rng, text, rng.randint(3, 6))
+    gate = Gate(timeout=ctx.scaled(WAIT_SECONDS) + 20)
+    reply = Reply(rng, model).role().text([first])
+    reply.stream.gate(gate)
+    reply.text(rest).finish().usage(*_usage(rng)).done()
+    with FakeModelServer([reply_stream(reply.stream)]) as server:
+        with ctx.start_agent(short_text(rng), cwd=ctx.workspace("streams-before-done"),
+                             extra_env=server.env(model=model), mock=False) as child:
+            wait_until(lambda: first in child.stdout_so_far() or not child.running(), ctx.scaled(WAIT_SECONDS))
+            shown, running, reached = child.stdout_so_far(), child.running(), gate.reached.is_set()
+            gate.open()
+            result = child.wait(30)
+    if first not in shown or gate.timed_out:
+        if not running:  # it ended by itself: a stub, a crash, an error line
+            key = "stream.ended_at_gate" if reached else "stream.ended_early"
+            raise CheckFailed(say(key, status=result.returncode), seen=ctx.evidence(result))
+        if not reached:
+            raise CheckFailed(say("stream.no_request", seconds=WAIT_SECONDS), seen=ctx.evidence(result))
+        raise CheckFailed(say("stream.not_streamed", seconds=WAIT_SECONDS), expected=repr(first), seen=repr(shown))
+    if result.returncode != 0 or not result.stdout.startswith(text):
+        raise CheckFailed(say("stream.rest_missing", status=result.returncode), expected=repr(text),
+                          seen=repr(result.stdout[:len(text) + 20]) if result.returncode == 0 else ctx.evidence(result))
+
+
+def test_no_doubled_text(ctx):
+    """The reply is printed once: stdout holds the streamed text and one newline, and in a REPL every reply appears exactly once."""
+    say = ctx.say
+    rng = ctx.rng("no-doubled-text")
+    name = rng.choice(ASCII_WORDS).title() + rng.choice(CJK_WORDS) + rng.choice(EMOJI)
+    expected = f"Nice to meet you, {name}."
+    result = ctx.run_agent(f"my name is {name}", cwd=ctx.workspace("no-doubled-text"))
+    ctx.expect_ok(result)
+    if result.stdout != expected + "\n":
+        times = result.stdout.count(expected)
+        key = "doubled.twice" if times > 1 else "doubled.once_not_exact" if times == 1 else "doubled.missing"
+        raise CheckFailed(say(key, times=times, command=result.short_command()), expected=repr(expected + "\n"),
+                          seen=repr(result.stdout))
+    other = rng.choice(ASCII_WORDS).title() + rng.choice(EMOJI)
+    replies = [f"Nice to meet you, {other}.", f"Your name is {other}."]
+    repl = ctx.run_agent(cwd=ctx.workspace("no-doubled-text-repl"),
+                         input=f"my name is {other}\nwhat is my name?\n/exit\n")
+    ctx.expect_ok(repl)
+    for reply in replies:
+        if repl.stdout.count(reply) != 1 or repl.stdout.count(reply + "\n") != 1:
+            raise CheckFailed(say("doubled.repl", reply=reply, times=repl.stdout.count(reply)),
+                              seen=repr(repl.stdout[-300:]))
+
+
+# --------------------------------------------------------------------------- server-sent events
+
+def _turn(rng, model: str, framing, comments: float) -> tuple[str, Reply]:
+    text = reply_text(rng)
+    reply = Reply(rng, model, framing, comments).role().text(cut(rng, text, rng.randint(2, 6)))
+    return text, reply.finish().usage(*_usage(rng)).done()
+
+
+def test_sse_framing(ctx):
+    """Generated streams with keep-alive comments, CRLF line ends, no space after data: and payloads over several data: lines: the reply the agent keeps is exactly the text that was sent."""
+    rng = ctx.rng("sse-framing")
+    model = model_name(ctx, "sse-framing")
+    kinds = [("a stream with CRLF line ends, no space after `data:` and keep-alive comments",
+              lambda k: ("\r\n", False, False), 0.5),
+             ("a stream whose every payload is spread over several `data:` lines, with comments",
+              lambda k: ("\n", True, True), 0.5),
+             ("a stream in which every event is framed its own way (CRLF or LF, with or without the space, "
+              "one or several `data:` lines), with comments between them", every_feature(rng, 12), 0.6)]
+    turns = [(what, *_turn(rng, model, framing, comments)) for what, framing, comments in kinds]
+    conversation = converse(ctx, "sse-framing", [reply_stream(reply.stream) for _, _, reply in turns])
+    expect_texts(ctx, conversation, [(what, text) for what, text, _ in turns], "framing")
+
+
+def test_sse_split_anywhere(ctx):
+    """The same kind of stream, its bytes split into writes anywhere (inside an event, between CR and LF, inside a UTF-8 character, one byte at a time): the reply the agent keeps is exact."""
+    rng = ctx.rng("sse-split-anywhere")
+    model = model_name(ctx, "sse-split-anywhere")
+    turns = []
+    for what in ("the stream in one write per event", "the stream split at awkward places",
+                 "the stream written one byte at a time"):
+        text, reply = _turn(rng, model, every_feature(rng, 10), 0.5)
+        data = reply.stream.to_bytes()
+        if "awkward" in what:
+            reply.stream.split_at(*cut_points(rng, data, rng.randint(10, 25)))
+        elif "byte" in what:
+            reply.stream.split_at(*range(1, len(data)))
+        turns.append((what, text, reply))
+    conversation = converse(ctx, "sse-split-anywhere", [reply_stream(reply.stream) for _, _, reply in turns])
+    result = conversation.result
+    if result.returncode != 0:
+        raise CheckFailed(ctx.say("wire.repl_failed", command=result.short_command(), status=result.returncode),
+                          seen=ctx.evidence(result))
+    try:
+        expect_texts(ctx, conversation, [(what, text) for what, text, _ in turns[:1]], "framing", whole=False)
+    except CheckFailed as failed:  # not a matter of splits: the framing itself goes wrong
+        raise CheckFailed(ctx.say("split.even_whole", why=failed.message), expected=failed.expected,
+                          seen=failed.seen) from None
+    expect_texts(ctx, conversation, [(what, text) for what, text, _ in turns], "split")
+
+
+def test_stream_cut(ctx):
+    """A stream that ends without [DONE] (after an event, or inside one) or breaks off gives one line saying the reply was cut and exit status 1; an error payload mid-stream gives one line naming its message; the same stream with [DONE] is clean."""
+    say = ctx.say
+    rng = ctx.rng("stream-cut")
+    model = model_name(ctx, "stream-cut")
+    cases = cut_cases(rng, model, _usage(rng))
+    results = one_shots(ctx, "stream-cut", [reply_stream(reply.stream) for _, reply, _ in cases])
+    for (what, _, expected), result in zip(cases, results):
+        errors = error_lines(result.stderr)
+        if "Traceback" in result.stderr:
+            raise CheckFailed(say("cut.crashed", what=what), seen=ctx.evidence(result))
+        if expected is None:
+            if result.returncode != 0 or errors:
+                raise CheckFailed(say("cut.clean_refused", what=what, status=result.returncode),
+                                  seen=ctx.evidence(result))
+            continue
+        if result.returncode != 1 or len(errors) != 1 or errors[0][0] != "gateway":
+            raise CheckFailed(say("cut.not_one_line", what=what, status=result.returncode, count=len(errors)),
+                              seen=ctx.evidence(result))
+        said = errors[0][1]
+        if (expected == "cut" and not CUT_WORDS.search(said)) or (expected != "cut" and expected not in said):
+            key = "cut.not_said" if expected == "cut" else "cut.error_not_named"
+            raise CheckFailed(say(key, what=what, message=expected), seen=f"error (gateway): {said}")
+
+
+# --------------------------------------------------------------------------- tool calls
+
+def test_one_call_merged(ctx):
+    """One tool call streamed in fragments (the first with the id and the name, arguments cut anywhere, continuations with an empty id) merges into exactly its id, name and arguments."""
+    cases = one_call_cases(ctx.rng("one-call-merged"))
+    for (what, expected, _), answer in zip(cases, merged(ctx, [chunks for _, _, chunks in cases])):
+        if "stub" in answer or "raised" in answer:
+            raise CheckFailed(ctx.say("merge.raised", what=what, error=answer.get("stub") or answer.get("raised"),
+                                      where=answer.get("where")))
+        calls = answer.get("calls") or []
+        if len(calls) != 1:
+            raise CheckFailed(ctx.say("merge.count", what=what, count=len(calls)),
+                              seen=json.dumps(calls, ensure_ascii=False))
+        problem = call_problem(ctx.say, what, expected, calls[0])
+        if problem:
+            raise problem
+
+
+def test_two_calls_interleaved(ctx):
+    """Two tool calls whose fragments interleave (index 0, 1, 0, 1, continuations with "id": "") are both shown with their exact names and arguments, in index order, and the next request carries both with their ids."""
+    say = ctx.say
+    rng = ctx.rng("two-calls-interleaved")
+    model = model_name(ctx, "two-calls-interleaved")
+    ids = sorted({call_id(rng) for _ in range(2)}, reverse=True)  # sorted by id, the calls come out backwards
+    while len(ids) < 2:
+        ids = sorted({*ids, call_id(rng)}, reverse=True)
+    names = [tool_name(rng), tool_name(rng)]
+    while names[1] == names[0]:
+        names[1] = tool_name(rng)
+    calls = [(ids[n], names[n], tool_args(rng)) for n in range(2)]
+    reply = Reply(rng, model).role().text(cut(rng, reply_text(rng, (3, 6)), 2))
+    for k, (index, part) in enumerate(interleaved(rng, calls)):
+        first = k < 2
+        reply.fragment(index, part, id=calls[index][0] if first else None, name=calls[index][1] if first else None)
+    reply.finish("tool_calls").usage(*_usage(rng)).done()
+    conversation = converse(ctx, "two-calls-interleaved", [reply_stream(reply.stream)])
+    result = conversation.result
+    if result.returncode != 0 or error_lines(result.stderr):
+        raise CheckFailed(say("wire.repl_failed", command=result.short_command(), status=result.returncode),
+                          seen=ctx.evidence(result))
+    shown = call_lines(result.stderr)
+    expected = [f"{name}({json.dumps(args, ensure_ascii=False)})" for _, name, args in calls]
+    seen = [f"{name}({args})" for name, args in shown]
+    if len(shown) != 2 or any(_shown_as(line) != (name, args) for line, (_, name, args) in zip(shown, calls)):
+        raise CheckFailed(say("calls.shown_wrong", count=len(shown)), expected=" then ".join(expected),
+                          seen=" then ".join(seen) or "no call")
+    state, message = conversation.reply_of(0)
+    sent = [(c.get("id"), (c.get("function") or {}).get("name")) for c in (message or {}).get("tool_calls") or []] \
+        if state == "ok" else []
+    if sent != [(call_id_, name) for call_id_, name, _ in calls]:
+        raise CheckFailed(say("calls.history_wrong"), expected=[(i, n) for i, n, _ in calls], seen=sent)
+    answered = [m.get("tool_call_id") for m in conversation.tool_results_of(0)]
+    if answered != [call_id_ for call_id_, _, _ in calls]:
+        raise CheckFailed(say("calls.results_wrong"), expected=[i for i, _, _ in calls], seen=answered)
+
+
+def _shown_as(line: tuple[str, str]) -> tuple[str, object]:
+    name, args = line
+    try:
+        return name, json.loads(args)
+    except ValueError:
+        return name, args
+
+
+def test_usage_reported(ctx):
+    """The usage chunk (choices: []) becomes one tokens line with the server's counts, before the reply's tool call is shown; a reply without a usage chunk still gets one tokens line (an estimate); nothing crashes."""
+    say = ctx.say
+    rng = ctx.rng("usage-reported")
+    model = model_name(ctx, "usage-reported")
+    counts = _usage(rng)
+    call = (call_id(rng), tool_name(rng), tool_args(rng))
+    with_call = Reply(rng, model).role().text(cut(rng, reply_text(rng), 3))
+    parts = cut(rng, json.dumps(call[2]), rng.randint(2, 4))
+    with_call.fragment(0, parts[0], id=call[0], name=call[1])
+    for part in parts[1:]:
+        with_call.fragment(0, part)
+    with_call.finish("tool_calls").usage(*counts).done()
+    without = Reply(rng, model).role().text(cut(rng, reply_text(rng), 3)).finish().done()
+    first, second = one_shots(ctx, "usage-reported", [reply_stream(with_call.stream), reply_stream(without.stream)])
+    for result, what in ((first, "a reply with a usage chunk"), (second, "a reply without a usage chunk")):
+        if result.returncode != 0 or error_lines(result.stderr):
+            raise CheckFailed(say("usage.failed", what=what, status=result.returncode), seen=ctx.evidence(result))
+    seen = tokens_lines(first.stderr)
+    if seen != [counts]:
+        raise CheckFailed(say("usage.counts_wrong", prompt=counts[0], completion=counts[1], count=len(seen)),
+                          expected=f"  tokens: {counts[0]} in, {counts[1]} out",
+                          seen="; ".join(f"tokens: {a} in, {b} out" for a, b in seen) or "no tokens line")
+    order = [kind for kind in status_kinds(first.stderr) if kind in ("tokens", "call")]
+    if order != ["tokens", "call"]:
+        raise CheckFailed(say("usage.order_wrong", seen=", ".join(order) or "neither"),
+                          expected="tokens, call", seen=", ".join(order) or "neither")
+    estimated = tokens_lines(second.stderr)
+    if len(estimated) != 1 or min(estimated[0]) <= 0:
+        raise CheckFailed(say("usage.no_estimate", count=len(estimated)), seen=second.stderr.strip()[-300:])
+
+
+# --------------------------------------------------------------------------- the two layers
+
+def test_layers_apart(ctx):
+    """The screen works from agent events alone (the gateway package cannot even be imported): fed a scripted sequence of them, it prints exactly the expected text on stdout and lines on stderr, never one glued to the model's text."""
+    say = ctx.say
+    events = script(ctx.rng("layers-apart"))
+    harness = ctx.harness("screen")
+    job = harness.parent / "events.json"
+    job.write_text(json.dumps({"events": events}, ensure_ascii=False), encoding="utf-8")
+    result = ctx.run_harness(harness, str(job))
+    try:
+        answer = json.loads(result.stdout.strip().split("\n")[-1])
+    except (ValueError, IndexError):
+        raise CheckFailed(say("layers.harness_died"), seen=ctx.evidence(result)) from None
+    if "import" in answer:
+        raise CheckFailed(say("layers.needs_gateway", error=answer["import"]))
+    if "stub" in answer or "raised" in answer:
+        raise CheckFailed(say("layers.raised", error=answer.get("stub") or answer.get("raised"),
+                              where=answer.get("where"), events=described(events)))
+    for mode, together in (("apart", False), ("together", True)):
+        expected, seen = rendered(events, together), answer.get(mode) or {}
+        for stream in ("out", "err"):
+            if seen.get(stream) != expected[stream]:
+                line, want, got = first_difference(expected[stream], str(seen.get(stream)))
+                key = f"layers.{stream}_{mode}"
+                raise CheckFailed(say(key, line=line, events=described(events)), expected=repr(want), seen=repr(got))
+    if answer["apart"].get("errors") != rendered(events, False)["errors"]:
+        raise CheckFailed(say("layers.errors_count", expected=rendered(events, False)["errors"],
+                              seen=answer["apart"].get("errors")))

@@ -1,0 +1,67 @@
+"""Grader harness: feed the lab's Screen a scripted sequence of agent events.
+
+    python screen.py LAB JOB.json     (the prelude takes LAB)
+
+The gateway package is made unimportable first: the screen must work from agent
+events alone (mca/agent/events.py), never from what the gateway streamed. JOB is
+{"events": [[kind, ...], ...]} with kinds user, text, usage, assistant, tool and
+error. The events are shown twice: once with stdout and stderr kept apart, once
+both into one buffer, as on a terminal. One JSON object goes to stdout.
+"""
+import io
+import json
+import sys
+import traceback
+from pathlib import Path
+
+sys.modules["mca.gateway"] = None  # `import mca.gateway` (or anything in it) now fails
+
+
+def failure(exc):
+    frames = traceback.extract_tb(exc.__traceback__)
+    lab = [f for f in frames if "/mca/" in f.filename.replace("\\", "/")]
+    where = f"{Path(lab[-1].filename).name}, line {lab[-1].lineno}" if lab else "?"
+    return {"stub" if isinstance(exc, NotImplementedError) else "raised": f"{type(exc).__name__}: {exc}",
+            "where": where}
+
+
+def events_of(script):
+    from mca.agent.events import ErrorOccurred, MessageAdded, TextDelta, UsageReported
+    for kind, *values in script:
+        if kind == "text":
+            yield TextDelta(values[0])
+        elif kind == "usage":
+            yield UsageReported(values[0], values[1])
+        elif kind == "error":
+            yield ErrorOccurred(values[0], values[1])
+        elif kind == "user":
+            yield MessageAdded({"role": "user", "content": values[0]})
+        elif kind == "tool":
+            yield MessageAdded({"role": "tool", "tool_call_id": values[0], "content": values[1]})
+        elif kind == "assistant":
+            message = {"role": "assistant", "content": ""}
+            if values[0]:
+                message["tool_calls"] = values[0]
+            yield MessageAdded(message)
+
+
+def show(script, together):
+    from mca.screen import Screen
+    out, err = io.StringIO(), io.StringIO()
+    screen = Screen(out=out, err=out if together else err)
+    for event in events_of(script):
+        screen.show(event)
+    return {"out": out.getvalue(), "err": err.getvalue(), "errors": screen.errors}
+
+
+job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+try:
+    import mca.screen  # noqa: F401  (fails here if the screen needs the gateway)
+except ImportError as exc:
+    answer = {"import": f"{type(exc).__name__}: {exc}"}
+else:
+    try:
+        answer = {"apart": show(job["events"], False), "together": show(job["events"], True)}
+    except BaseException as exc:
+        answer = failure(exc)
+print(json.dumps(answer, ensure_ascii=False), flush=True)

@@ -1,0 +1,123 @@
+"""Day 02's checks, the parts of them no other day has: the catalogue, the order of the
+checks, and the generated streams themselves (they hold every edge the checks claim).
+(The corpus proof, common to every day, is tests/checks/test_corpus.py.)"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import random
+import re
+import sys
+import tomllib
+
+import pytest
+
+from tests.checks import corpus
+
+DAY = corpus.COURSE.find_day("day-02")
+PACKAGE = "day02_checks_under_test"
+
+
+def checks_module(name: str = "checks"):
+    """A module of the day's checks folder, imported as the engine does (a package)."""
+    if PACKAGE not in sys.modules:
+        spec = importlib.util.spec_from_file_location(PACKAGE, DAY.checks_dir / "__init__.py",
+                                                      submodule_search_locations=[str(DAY.checks_dir)])
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[PACKAGE] = package
+        spec.loader.exec_module(package)
+    return importlib.import_module(f"{PACKAGE}.{name}")
+
+
+def parse(data: bytes) -> list[str]:
+    """A plain reference SSE reader for the tests: the data of each event."""
+    events, lines = [], []
+    for raw in data.split(b"\n"):
+        line = raw.removesuffix(b"\r").decode("utf-8")
+        if not line:
+            if lines:
+                events.append("\n".join(lines))
+            lines = []
+        elif line.startswith("data:"):
+            lines.append(line[5:].removeprefix(" "))
+    return events
+
+
+def test_every_check_is_there_in_manifest_order():
+    module = checks_module()
+    tests = [name for name in vars(module) if name.startswith("test_")]
+    assert tests == ["test_" + c.id.replace("-", "_") for c in DAY.all_checks]
+
+
+def test_every_message_the_checks_use_is_in_the_catalogue():
+    used = set()
+    for path in DAY.checks_dir.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        used |= set(re.findall(r'say\("([a-z0-9_]+\.[a-z0-9_]+)"', text))
+        used |= set(re.findall(r'"((?:stream|doubled|cut)\.[a-z_]+)"', text))  # keys chosen in an expression
+    # keys built at run time
+    used |= {f"{section}.{name}" for section in ("framing", "split") for name in ("not_read", "text_wrong")}
+    used |= {f"layers.{stream}_{mode}" for stream in ("out", "err") for mode in ("apart", "together")}
+    catalogue = tomllib.loads((DAY.checks_dir / "messages.toml").read_text(encoding="utf-8"))
+    kit = tomllib.loads((corpus.KIT / "grader" / "checkkit" / "messages.toml").read_text(encoding="utf-8"))
+    known = {f"{section}.{name}" for table in (catalogue, kit) for section, entries in table.items()
+             for name in entries}
+    assert len(used) > 30 and used <= known, sorted(used - known)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_generated_streams_hold_every_edge_they_claim(seed):
+    streams = checks_module("streams")
+    rng = random.Random(seed)
+    text = streams.reply_text(rng)
+    assert any(ch in text for ch in ("\u2028", "\u2029", "\x85"))
+    reply = streams.Reply(rng, "m", streams.every_feature(rng, 10), 0.5).role()
+    reply.text(streams.cut(rng, text, 4)).finish().usage(1, 2).done()
+    data = reply.stream.to_bytes()
+    assert b"\r\n\r\n" in data and b"\n\n" in data.replace(b"\r\n", b"")  # CRLF and LF events
+    assert re.search(rb"data:[^ ]", data) and b"data: " in data        # with and without the space
+    assert re.search(rb"data: [^\r\n]*\r?\ndata:", data)                 # a payload over several lines
+    assert re.search(rb"(^|\n):\r?\n", data) and b": keep-alive" in data  # a bare comment and a spaced one
+    payloads = parse(data)
+    assert payloads[-1] == "[DONE]"
+    pieces = [json.loads(p)["choices"][0]["delta"].get("content", "") for p in payloads[:-1]
+              if json.loads(p).get("choices")]
+    assert "".join(pieces) == text
+    points = streams.cut_points(rng, data, 5)
+    sizes = set()
+    position = 0
+    for char in data.decode("utf-8"):
+        size = len(char.encode("utf-8"))
+        if any(position < p < position + size for p in points):
+            sizes.add(size)
+        position += size
+    assert {2, 3, 4} <= sizes | {2}, "a cut inside a 3- and a 4-byte character"  # 2-byte ones come and go
+    assert any(data[p - 1:p + 1] == b"\r\n" for p in points), "a cut between CR and LF"
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_interleaved_fragments_alternate_and_join_back(seed):
+    streams = checks_module("streams")
+    rng = random.Random(seed)
+    calls = [(streams.call_id(rng), streams.tool_name(rng), streams.tool_args(rng)) for _ in range(2)]
+    fragments = streams.interleaved(rng, calls)
+    indexes = [index for index, _ in fragments]
+    assert indexes[:4] == [0, 1, 0, 1] and len(indexes) % 2 == 0
+    for n, (_, _, args) in enumerate(calls):
+        parts = [part for index, part in fragments if index == n]
+        assert json.loads("".join(parts)) == args
+        assert parts[0] and "".join(parts) != parts[0], "the first fragment is a strict prefix"
+        assert any(part.startswith(" ") for part in parts[1:]), "a fragment starts with a space of a value"
+
+
+def test_the_screen_script_stays_off_the_assistant_text_branch():
+    screening = checks_module("screening")
+    for seed in range(20):
+        events = screening.script(random.Random(seed))
+        kinds = {kind for kind, *_ in events}
+        assert {"user", "text", "usage", "error", "assistant", "tool"} <= kinds
+        for before, (kind, *_) in zip(events, events[1:]):
+            if kind == "assistant":
+                assert before[0] in ("usage", "error"), "a status line closes the text before an assistant message"
