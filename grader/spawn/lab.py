@@ -79,6 +79,9 @@ class LabRunner:
         env.update(_ALWAYS)
         if mock:
             env.update(self.agent.mock_env)
+        else:  # a MOCK=1 exported in the grader's shell must not turn a real-gateway check into a mock one
+            for key in self.agent.mock_env:
+                env.pop(key, None)
         env.update(extra or {})
         return env
 
