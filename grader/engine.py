@@ -195,14 +195,19 @@ def _result(check, outcome: Outcome | None, level: int, module: Path) -> CheckRe
 def _point_to_causes(results: list[CheckResult], day: Day, others: list[CheckResult] = ()) -> list[CheckResult]:
     """Name, in each failed check that also rests on other exercise points (`depends`),
     the failing core checks of those points: a mistake in provided-code territory shows
-    up in several checks, and the student should start with the one that names it."""
+    up in several checks, and the student should start with the one that names it.
+    Two checks that each rest on the other's point name nothing: neither comes first."""
     checks = {c.id: c for c in day.all_checks}
     failing = [r for r in (*others, *results) if r.status is Status.FAILED and not r.bonus]
+
+    def rests_on(check_id: str) -> set[str]:
+        return set(checks[check_id].depends) if check_id in checks else set()
+
     out = []
     for result in results:
-        rests_on = set(checks[result.id].depends) if result.id in checks else set()
-        causes = tuple(r.id for r in failing if r.id != result.id and rests_on & set(r.exercises)
-                       and not set(r.exercises) & set(result.exercises))
+        mine = set(result.exercises)
+        causes = tuple(r.id for r in failing if r.id != result.id and rests_on(result.id) & set(r.exercises)
+                       and not set(r.exercises) & mine and not rests_on(r.id) & mine)
         if result.status in (Status.FAILED, Status.ERROR, Status.TIMEOUT) and causes:
             result = dataclasses.replace(result, see_first=causes)
         out.append(result)

@@ -68,8 +68,13 @@ def failure_lines(check: CheckResult) -> list[tuple[str, str]]:
     lines = [("message", check.message or check.status.value)]
     if check.see_first:
         names = ", ".join(check.see_first)
-        lines.append(("first", f"{names} also fail{'s' if len(check.see_first) == 1 else ''}, and this check "
-                               f"rests on that code too: fix {'it' if len(check.see_first) == 1 else 'them'} first"))
+        fail = "fails" if len(check.see_first) == 1 else "fail"
+        if check.exercises:
+            text = (f"{names} also {fail}, and this check rests on that code too: if fixing "
+                    f"{', '.join(check.exercises)} does not make it pass, fix {names} first")
+        else:
+            text = f"{names} also {fail}, and this check rests on that code: fix {names} first"
+        lines.append(("first", text))
     if check.expected is not None:
         lines.append(("expected", check.expected))
     if check.seen is not None:

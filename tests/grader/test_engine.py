@@ -133,7 +133,25 @@ def test_a_failing_check_names_the_failing_checks_of_the_points_it_also_rests_on
     assert by_id["counts"].see_first == ("greets",)
     assert by_id["greets"].see_first == () and by_id["polite"].see_first == ()
     first = dict(failure_lines(by_id["counts"]))["first"]
-    assert first.startswith("greets also fails") and "fix it first" in first
+    assert first == ("greets also fails, and this check rests on that code too: if fixing E2 does not make it "
+                     "pass, fix greets first")
     assert by_id["counts"].to_dict()["see_first"] == ["greets"]
     solved = run_day(course, day, day.solution)
     assert all(c.see_first == () for c in solved.all_results())
+
+
+def test_two_checks_resting_on_each_others_point_name_neither_first(course_dir):
+    from grader.course import load_course
+
+    toml = course_dir / "course.toml"
+    text = toml.read_text()
+    for check_id, own, other in (("greets", "E1", "E2"), ("counts", "E2", "E1")):
+        entry = f'id = "{check_id}"\ntitle = "The {check_id} check."\nexercises = ["{own}"]\n'
+        assert entry in text
+        text = text.replace(entry, entry + f'depends = ["{other}"]\n')
+    toml.write_text(text)
+    course = load_course(toml)
+    day = course.find_day("1")
+    result = run_day(course, day, day.lab)
+    assert {c.id: c.see_first for c in result.all_results() if not c.passed} == \
+        {"greets": (), "counts": (), "polite": ()}
