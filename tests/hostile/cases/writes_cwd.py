@@ -7,7 +7,6 @@ STATUSES = {
     "resume-across-processes": "failed",
     "resume-unknown-id": "failed",
     "dangling-tool-call": "failed",
-    "model-frozen": "failed",
 }
 
 
