@@ -284,8 +284,8 @@ def _build(rng: random.Random, bodies: list[Event], *, error: bool | int, unknow
 
 def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool | int = False,
                compact: bool = False, shuffle_keys: bool = False, clock_back: bool = False,
-               repeat_turn: bool = False, empty_read: bool = False, long_output: bool = False,
-               config: dict[str, Any] | None = None) -> GeneratedLog:
+               repeat_turn: bool = False, retried_prompt: bool = False, empty_read: bool = False,
+               long_output: bool = False, config: dict[str, Any] | None = None) -> GeneratedLog:
     """Round 1's shape: 8 events (system+config, user, a run_command round, usage, the
     answer naming the failing case), plus an `error` and/or an unknown-type event if asked
     (`True`: at a random clean slot; an int: that seq). The error goes in first, so an
@@ -293,6 +293,8 @@ def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool |
     `clock_back`: the ts go back once (a clock set back), so ts order is not log order.
     `repeat_turn`: the user asks the same again and gets the same answer (11 events): the
     history holds equal messages, each of which replay must keep.
+    `retried_prompt`: the model failed at once (an `error` event from the gateway) and the
+    user sent the same prompt again (10 events): two equal user messages in a row, both kept.
     `empty_read`: a read_file round of an empty file first (12 events; its tool result
     and the assistant message asking for it both have content ""). `long_output`: the test
     output is 70-200 thousand characters, one line longer than any read buffer. `config`:
@@ -303,6 +305,9 @@ def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool |
         bodies[0]["config"] = dict(config)
     if repeat_turn:
         bodies += [copy.deepcopy(bodies[1]), _usage(rng), copy.deepcopy(bodies[-1])]
+    if retried_prompt:
+        failed = {"type": "error", "message": mixed_text(rng, (3, 8)), "where": "gateway"}
+        bodies[2:2] = [failed, copy.deepcopy(bodies[1])]
     return _build(rng, bodies, error=error, unknown=unknown, compact=compact, shuffle_keys=shuffle_keys,
                   clock_back=clock_back)
 

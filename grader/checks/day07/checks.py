@@ -159,6 +159,8 @@ def test_replay_counts(ctx):
              loggen.fork_child(two, rng.choice(two.fork_points), rng)),
             ("a log in which the user asked the same thing twice and got the same answer",
              loggen.round1_log(rng, repeat_turn=True)),
+            ("a log in which the model failed at once and the user sent the same prompt again "
+             "(two equal user messages in a row)", loggen.round1_log(rng, retried_prompt=True)),
             ("a log written while the machine's clock was set back (its ts are not in order)",
              loggen.round1_log(rng, clock_back=True)),
             ("a log that read an empty file first (a tool result and an assistant message with content \"\")",
@@ -423,6 +425,7 @@ class Forked:
     before: tuple
     result: ChildResult
     held: bool = False  # another process had the parent open for writing
+    damage: str | None = None  # how the parent is damaged after at_seq, if it is
 
 
 def _stat(path: Path) -> tuple:
@@ -433,22 +436,29 @@ def _stat(path: Path) -> tuple:
 
 @pytest.fixture(scope="module")
 def forks(ctx) -> list[Forked]:
-    """Two forks, run once for checks 10 and 11: at 8 of a compact, key-shuffled two-round log,
-    and at another fork point of one in the usual layout. Both logs are full of non-ASCII text."""
+    """The forks checks 10 and 11 judge, run once: at 8 of a compact, key-shuffled two-round log;
+    at another fork point of one in the usual layout; before the cut of a log whose last line a
+    crash cut (the lines up to N are sound: a fork must not refuse them); and of a session that
+    another process holds open. Every log is full of non-ASCII text."""
     rng = ctx.rng("forks")
     plans = [("a compact two-round log", loggen.two_round_log(rng, compact=True, shuffle_keys=True), 8, False)]
     usual = loggen.two_round_log(rng)
     plans.append(("a two-round log", usual, rng.choice([p for p in usual.fork_points if p != 8]), False))
+    torn = logdamage.torn_tail(loggen.two_round_log(rng), rng)  # a crash cut its last line: the
+    plans.append((f"a two-round log whose last line a crash cut ({torn.description})", torn,  # lines before
+                  rng.choice([p for p in torn.source.fork_points if p < torn.stopped_at]), False))  # are sound
     live = loggen.round1_log(rng, empty_read=rng.random() < 0.5)
     plans.append(("a session another process has open for writing", live, rng.choice(live.fork_points), True))
     done = []
     for what, log, at_seq, held in plans:
-        root = scratch_with(ctx, f"fork-at-{at_seq}", log)
-        path = root / ".sessions" / log.file_name
+        parent = getattr(log, "source", log)  # a Damaged log's lines up to the cut are its source's
+        root = scratch_with(ctx, f"fork-at-{at_seq}-{len(done)}", log)
+        path = root / ".sessions" / parent.file_name
         with _held_open(ctx, path, log) if held else contextlib.nullcontext():
             before = _stat(path)
             result = ctx.run_agent("fork", log.session_id, str(at_seq), cwd=root, timeout=10, extra_env=NOT_UTC)
-        done.append(Forked(what, root, log, path, at_seq, before, result, held))
+        done.append(Forked(what, root, parent, path, at_seq, before, result, held,
+                           damage=getattr(log, "description", None)))
     return done
 
 
@@ -474,6 +484,9 @@ def _forked_child(ctx, fork: Forked) -> Path:
     if fork.result.returncode != 0:
         if fork.held:
             raise CheckFailed(say("fork.refused_open", at=fork.at_seq), seen=ctx.evidence(fork.result))
+        if fork.damage:
+            raise CheckFailed(say("fork.refused_damaged", at=fork.at_seq, damage=fork.damage),
+                              seen=ctx.evidence(fork.result))
         if re.search(r"fork point|clean boundary", said(fork.result)):
             raise CheckFailed(say("fork.refused_clean_point", at=fork.at_seq, what=fork.what),
                               seen=ctx.evidence(fork.result))
@@ -486,7 +499,7 @@ def _forked_child(ctx, fork: Forked) -> Path:
 
 
 def test_fork_copies_prefix(ctx, forks):
-    """`fork ID N` on non-ASCII logs makes a new session whose first N lines equal the parent's byte for byte, then one fork event (from, atSeq N, seq N+1, UTC ts), and nothing else; the new id is printed."""
+    """`fork ID N` on non-ASCII logs (one of them cut by a crash after N) makes a new session whose first N lines equal the parent's byte for byte, then one fork event (from, atSeq N, seq N+1, UTC ts), and nothing else; the new id is printed."""
     say = ctx.say
     for fork in (f for f in forks if not f.held):  # the fork of an open session is parent-untouched's
         child = _forked_child(ctx, fork)
