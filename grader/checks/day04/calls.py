@@ -69,7 +69,7 @@ def refused(entry: dict) -> bool:
 def said(entry: dict) -> str:
     """What a call gave back, for a message."""
     if "content" in entry:
-        return short(entry["content"] or "(an empty result)", 200)
+        return short(" | ".join(entry["content"].splitlines()) or "(an empty result)", 200)
     return short(entry.get("raised") or entry.get("stub") or "?", 200)
 
 

@@ -67,7 +67,7 @@ def tool_lines(stderr: str) -> tuple[list[str], list[tuple[str, str]]]:
 
 
 def test_fix_and_verify(ctx):
-    """With the mock, "run the tests and fix the failing case" runs the suite, edits the one line of calc.py that lets a zero divisor through, runs the suite again and reports every test passing; the other files are untouched and the suite really passes."""
+    """With the mock, "run the tests and fix the failing case" runs the suite, edits the one line of calc.py that lets a zero divisor through, runs the suite again and reports the drawn number of tests all passing; every other byte of the workspace is untouched."""
     say, rng = ctx.say, ctx.rng("fix-and-verify")
     ws = ctx.workspace("fix-and-verify")
     calc = ws / "calc.py"
@@ -86,10 +86,10 @@ def test_fix_and_verify(ctx):
     if after == before["calc.py"]:
         if "edit_file" not in calls:
             raise CheckFailed(say("fix.no_edit", calls=", ".join(calls) or "none"),
-                              seen=result.stdout.strip()[-300:] or "nothing on stdout")
+                              seen=" | ".join(result.stdout.strip().splitlines())[-300:] or "nothing on stdout")
         failed = [name for name, state in outcomes if state == "failed"]
         raise CheckFailed(say("fix.edit_failed", failed=", ".join(failed) or "none"),
-                          seen=result.stdout.strip()[-300:])
+                          seen=" | ".join(result.stdout.strip().splitlines())[-300:])
     if after != expected_calc:
         raise CheckFailed(say("fix.wrong_edit"), expected=f"{before['calc.py'].count(chr(10))} lines with the "
                           "one return line guarded", seen=changed_lines(before["calc.py"], after))
@@ -103,10 +103,6 @@ def test_fix_and_verify(ctx):
     if final not in result.stdout:
         raise CheckFailed(say("fix.no_report", total=total), expected=final,
                           seen=result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "nothing")
-    suite = ctx.run_process([ctx.runner.python, "-I", "-S", "-m", "unittest"], cwd=ws, env=ctx.runner.env(),
-                            timeout=30)
-    if suite.returncode != 0 or f"Ran {total} tests" not in suite.stderr:
-        raise CheckFailed(say("fix.suite_fails", total=total), seen=suite.stderr_tail(4))
 
 
 def changed_lines(before: str, after: str) -> str:
@@ -225,7 +221,7 @@ def test_timeout_kills_group(ctx):
     say, rng = ctx.say, ctx.rng("timeout-kills-group")
     work = ctx.tmp("timeout-kills-group") / "work"
     work.mkdir()
-    limit = round(rng.uniform(0.5, 0.9), 2)
+    limit = round(rng.uniform(0.3, 0.6), 2)
     sleep = round(rng.uniform(20, 40), 1)
     files = {role: f"{role}-{inputs.word(rng)}.pid" for role in ("shell", "grandchild", "sleeper")}
     command = (f"sh -c 'echo $$ > {files['grandchild']}; exec sleep {sleep}' & echo $$ > {files['shell']}; "
@@ -264,7 +260,7 @@ def test_timeout_reported(ctx):
     say, rng = ctx.say, ctx.rng("timeout-reported")
     work = ctx.tmp("timeout-reported") / "work"
     work.mkdir()
-    limit = round(rng.uniform(0.4, 0.8), 2)
+    limit = round(rng.uniform(0.25, 0.5), 2)
     slow, quick = inputs.stream_lines(rng, "slow", 1)[0], inputs.stream_lines(rng, "quick", 1)[0]
     write_text(work / "slow.txt", slow + "\n")
     write_text(work / "quick.txt", quick + "\n")
@@ -341,7 +337,7 @@ def test_stderr_captured(ctx):
     for stream, lines in small.items():
         if "\n".join(lines) not in content:
             raise CheckFailed(say("streams.small_missing", stream=stream, count=len(lines)),
-                              expected="\n".join(lines)[:200], seen=said(short_run))
+                              expected=" | ".join(lines)[:200], seen=said(short_run))
     if CUT.search(content):
         raise CheckFailed(say("streams.small_cut"), seen=said(short_run))
     content = long_run.get("content", "")
@@ -389,8 +385,8 @@ def test_write_outside_refused(ctx):
                 wrote = kind
                 break
         raise CheckFailed(say("outside.written", kind=wrote), expected="nothing outside the workdir changed",
-                          seen=f"{sorted(set(p.name for p in root.iterdir()) - set(root_before))} new beside the "
-                               f"workdir; {sorted(set(tree(outside).items()) ^ set(outside_before.items()))[:2]}")
+                          seen=f"new beside the workdir: {sorted(set(p.name for p in root.iterdir()) - set(root_before))}; "
+                               f"changed outside: {sorted(k for k in set(tree(outside)) | set(outside_before) if tree(outside).get(k) != outside_before.get(k))}")
     if not link_file.is_symlink():
         raise CheckFailed(say("outside.link_replaced", name=link_file.name))
     for (kind, path), entry in zip(bad, results):
@@ -417,12 +413,12 @@ def test_write_is_atomic(ctx):
         unit = inputs.big_unit(rng)
         return {"unit": unit, "count": max(1, size // len(unit.encode("utf-8")))}
 
-    versions = [spec(rng.randint(1_200_000, 2_400_000)) for _ in range(3)]
-    old = spec(rng.randint(600_000, 1_000_000))
+    versions = [spec(rng.randint(600_000, 1_200_000)) for _ in range(3)]
+    old = spec(rng.randint(300_000, 600_000))
     clean = {"dir": clean_dir, "name": inputs.file_name(rng), "blocker": blocker,
              "first": spec(rng.randint(2_000, 20_000)), "second": spec(rng.randint(2_000, 20_000))}
     job = {"workdir": str(work), "path": f"{inputs.word(rng)}/{inputs.file_name(rng)}", "old": old,
-           "versions": versions, "delays": [round(rng.uniform(0.003, 0.04), 4) for _ in range(20)], "clean": clean}
+           "versions": versions, "delays": [round(rng.uniform(0.002, 0.025), 4) for _ in range(20)], "clean": clean}
     answer, _ = harness_answer(ctx, "atomic_writer", job, "write-is-atomic", timeout=30)
     steps = answer.get("clean") or {}
     first = steps.get("new") or {}
