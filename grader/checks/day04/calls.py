@@ -42,19 +42,26 @@ def harness_answer(ctx, name: str, job: dict, label: str, timeout: float = 10) -
 
 
 def tool_calls(ctx, label: str, workdir: Path, calls: list, *, timeout: float = 10, umask: int | None = None,
-               watch: Path | None = None) -> list[dict]:
-    """Make `calls` ([name, args] pairs) through the lab's registry; one result per call."""
+               watch: Path | None = None, deadline: float | None = None) -> list[dict]:
+    """Make `calls` ([name, args] pairs) through the lab's registry; one result per call.
+    A call still running after `deadline` seconds is {"hung": deadline} and the last one."""
+    deadline = deadline or timeout + 5
     job = {"workdir": str(workdir), "timeout": timeout, "umask": umask, "calls": calls,
-           "watch": str(watch) if watch else None}
-    answer, result = harness_answer(ctx, "tool_calls", job, label, timeout=timeout * len(calls) + 10)
+           "watch": str(watch) if watch else None, "deadline": deadline}
+    answer, result = harness_answer(ctx, "tool_calls", job, label, timeout=deadline * len(calls) + 10)
     results = answer.get("results") or []
+    if results and "hung" in results[-1]:
+        results += [{"hung": deadline}] * (len(calls) - len(results))
     if len(results) != len(calls):
         raise CheckFailed(ctx.say("harness.died", what=label), seen=ctx.evidence(result))
     return results
 
 
 def stub_in(ctx, entry: dict, tool: str) -> None:
-    """A stub or an exception out of the registry fails the check, naming the tool."""
+    """A stub, a call that never came back, or an exception out of the registry fails the
+    check, naming the tool."""
+    if "hung" in entry:
+        raise CheckFailed(ctx.say("tool.hung", tool=tool, seconds=entry["hung"]))
     if "stub" in entry:
         raise CheckFailed(ctx.say("harness.stub", stub=entry["stub"], where=entry.get("where")))
     if "raised" in entry:

@@ -114,11 +114,6 @@ def changed_lines(before: str, after: str) -> str:
 
 # --------------------------------------------------------------------------- E1: edit_file
 
-def edit_file_text(rng, extra: int = 0) -> tuple[str, list[str]]:
-    lines = inputs.distinct_lines(rng, rng.randint(10, 16) + extra)
-    return "\n".join(lines) + "\n", lines
-
-
 def applied(ctx, entry: dict, path: Path, expected: str, what: str) -> None:
     """A unique edit: accepted, and the file is exactly the original with that one replacement."""
     stub_in(ctx, entry, "edit_file")
@@ -142,23 +137,7 @@ def test_edit_ambiguous_refused(ctx):
     say, rng = ctx.say, ctx.rng("edit-ambiguous-refused")
     work = ctx.tmp("edit-ambiguous") / "work"
     name = inputs.file_name(rng, ".py")
-    while True:
-        text, lines = edit_file_text(rng)
-        line_count, piece_count = rng.sample([2, 3], 2)
-        repeated = inputs.code_line(rng)
-        piece = f"{inputs.word(rng)}_{rng.choice(CJK_WORDS)}"
-        body = list(lines)
-        for at in sorted(rng.sample(range(len(body) + 1), line_count), reverse=True):
-            body.insert(at, repeated)
-        hosts = rng.sample([i for i, line in enumerate(body) if line != repeated], piece_count)
-        for i in hosts:
-            body[i] = body[i] + f"  # {piece}"
-        text = "\n".join(body) + "\n"
-        start = rng.randrange(len(body) - 1)
-        unique = body[start] + "\n" + body[start + 1]
-        if (text.count(repeated) == line_count and text.count(piece) == piece_count
-                and text.count(unique) == 1 and repeated not in unique and piece not in unique):
-            break
+    text, repeated, line_count, piece, piece_count, unique = inputs.ambiguous_file(rng)
     new = [f"{inputs.word(rng)} = \"{mixed_text(rng, (3, 5))}\"".replace("\n", " ") for _ in range(3)]
     path = work / name
     write_text(path, text)
@@ -187,18 +166,8 @@ def test_edit_missing_refused(ctx):
     say, rng = ctx.say, ctx.rng("edit-missing-refused")
     work = ctx.tmp("edit-missing") / "work"
     name = inputs.file_name(rng, ".py")
-    text, lines = edit_file_text(rng)
-    target = rng.choice([line for line in lines if len(line) > 8])
-    spot = rng.randrange(2, len(target))
-    swapped = target[:spot] + ("X" if target[spot] != "X" else "Y") + target[spot + 1:]
-    indented = rng.choice([line for line in lines if line.startswith("    ")] or [target])
-    misses = [("a near miss (one character differs)", swapped),
-              ("the right text with other whitespace", indented.replace("    ", "\t", 1) if indented.startswith("    ")
-               else " " + indented),
-              ("text from another file", f"{inputs.word(rng)} = {mixed_text(rng, (3, 5))!r}")]
-    misses = [(kind, old) for kind, old in misses if old not in text]
-    rng.shuffle(misses)
-    present = rng.choice([line for line in lines if line != target])
+    text, lines, misses, target = inputs.missing_cases(rng)
+    present = rng.choice([line for line in lines if line != target and text.count(line) == 1])
     replacement = f"    {inputs.word(rng)} = \"{rng.choice(CJK_WORDS)}{rng.choice(EMOJI)}\""
     path = work / name
     write_text(path, text)
@@ -229,6 +198,12 @@ def test_timeout_kills_group(ctx):
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": 2.5, "settle": 0.5,
            "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files}
     answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-kills-group", timeout=limit + 10)
+    if not (answer.get("pids_written") or {}).get("grandchild"):  # a loaded machine: once more, with time to start
+        for name in files.values():
+            (work / name).unlink(missing_ok=True)
+        limit = job["timeout"] = round(limit * 4, 2)
+        job["token"] = uuid.uuid4().hex
+        answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-kills-group-again", timeout=limit + 10)
     seconds, alive = answer.get("seconds"), answer.get("alive") or {}
     if not (answer.get("pids_written") or {}).get("grandchild"):
         raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
@@ -256,7 +231,7 @@ def came_back(answer: dict) -> str:
 
 
 def test_timeout_reported(ctx):
-    """A command stopped at its time limit comes back as a result that says "timed out after N s" with that limit; a quick command under the same limit comes back with its output and no such words."""
+    """A command stopped at its time limit comes back as a result that says "timed out after N s" with that limit; a quick command comes back with its output and no such words."""
     say, rng = ctx.say, ctx.rng("timeout-reported")
     work = ctx.tmp("timeout-reported") / "work"
     work.mkdir()
@@ -264,10 +239,13 @@ def test_timeout_reported(ctx):
     slow, quick = inputs.stream_lines(rng, "slow", 1)[0], inputs.stream_lines(rng, "quick", 1)[0]
     write_text(work / "slow.txt", slow + "\n")
     write_text(work / "quick.txt", quick + "\n")
-    calls = [["run_command", {"command": f"cat slow.txt; sleep {round(rng.uniform(20, 40), 1)}"}],
-             ["run_command", {"command": "cat quick.txt"}]]
-    results = tool_calls(ctx, "timeout-reported", work, calls, timeout=limit)
+    calls = [["run_command", {"command": f"cat slow.txt; sleep {round(rng.uniform(20, 40), 1)}; true"}],
+             ["run_command", {"command": "cat quick.txt"}, 10]]  # a loaded machine may need more than the limit
+    results = tool_calls(ctx, "timeout-reported", work, calls, timeout=limit, deadline=limit + 3)
     stopped, done = results
+    if "hung" in stopped:
+        raise CheckFailed(say("timeout.hung", limit=limit, grace=3), expected=f"back within {limit + 2:g} s",
+                          seen=f"still waiting after {limit + 3:g} s")
     if "raised" in stopped:
         raise CheckFailed(say("timeout.raised", error=stopped["raised"], where=stopped.get("where")))
     stub_in(ctx, stopped, "run_command")

@@ -60,3 +60,45 @@ def stream_lines(rng: random.Random, label: str, count: int) -> list[str]:
 def big_unit(rng: random.Random) -> str:
     """One repeated unit of a large file: ASCII, CJK, emoji, and a newline."""
     return f"{word(rng, (5, 12))} {mixed_text(rng, (4, 8))} {rng.getrandbits(32):08x}\n"
+
+
+def ambiguous_file(rng: random.Random) -> tuple[str, str, int, str, int, str]:
+    """A file text in which a whole line appears 2 or 3 times and a piece inside lines the
+    other count, plus two adjacent lines that appear once together:
+    (text, line, line_count, piece, piece_count, unique)."""
+    while True:
+        lines = distinct_lines(rng, rng.randint(10, 16))
+        line_count, piece_count = rng.sample([2, 3], 2)
+        repeated = code_line(rng)
+        piece = f"{word(rng)}_{rng.choice(CJK_WORDS)}"
+        body = list(lines)
+        for at in sorted(rng.sample(range(len(body) + 1), line_count), reverse=True):
+            body.insert(at, repeated)
+        for i in rng.sample([i for i, line in enumerate(body) if line != repeated], piece_count):
+            body[i] = body[i] + f"  # {piece}"
+        text = "\n".join(body) + "\n"
+        start = rng.randrange(len(body) - 1)
+        unique = body[start] + "\n" + body[start + 1]
+        if (text.count(repeated) == line_count and text.count(piece) == piece_count
+                and text.count(unique) == 1 and repeated not in unique and piece not in unique):
+            return text, repeated, line_count, piece, piece_count, unique
+
+
+def missing_cases(rng: random.Random) -> tuple[str, list[str], list[tuple[str, str]], str]:
+    """A file text and old texts that are not in it: a near miss (one character differs),
+    the right text with other whitespace, text from elsewhere; (text, lines, misses, target)."""
+    while True:
+        lines = distinct_lines(rng, rng.randint(10, 16))
+        text = "\n".join(lines) + "\n"
+        target = rng.choice([line for line in lines if len(line) > 8])
+        spot = rng.randrange(2, len(target))
+        swapped = target[:spot] + ("X" if target[spot] != "X" else "Y") + target[spot + 1:]
+        indented = [line for line in lines if line.startswith("    ")]
+        spaced = indented[0].replace("    ", "\t", 1) if indented else " " + target
+        elsewhere = f"{word(rng)} = {mixed_text(rng, (3, 5))!r}"
+        misses = [("a near miss (one character differs)", swapped),
+                  ("the right text with other whitespace", spaced),
+                  ("text from another file", elsewhere)]
+        if all(old not in text for _, old in misses):
+            rng.shuffle(misses)
+            return text, lines, misses, target

@@ -6,7 +6,8 @@ JOB is {"workdir", "path", "old", "versions", "delays", "clean"}; a content is g
 {"unit": TEXT, "count": N} and is TEXT * N. The target first holds `old` (written here,
 not by the lab). Then, once per delay, the harness forks a writer that calls
 write_file(workdir, {"path", "content"}) in a loop over the versions, SIGKILLs it
-after `delay` seconds, and records what the target holds (sha256 and size).
+`delay` seconds after it said (on a pipe) that its first write begins, and records
+what the target holds (sha256 and size).
 
 Before that, the clean part: in its own directory, a new file is written, then
 overwritten, then a write that must fail (the path is a directory); the listing after
@@ -18,6 +19,7 @@ reaped: that PID cannot belong to anyone else.
 import hashlib
 import json
 import os
+import select
 import signal
 import sys
 import time
@@ -85,9 +87,12 @@ with open(target, "w", encoding="utf-8", newline="") as handle:
     handle.write(content(job["old"]))
 versions = [content(v) for v in job["versions"]]
 for number, delay in enumerate(job["delays"]):
+    ready, started = os.pipe()
     pid = os.fork()
     if pid == 0:  # the writer: nothing but the lab's write_file, round and round
         try:
+            os.close(ready)
+            os.write(started, b"w")  # the first write begins now
             index = number
             while True:
                 write_file(workdir, {"path": job["path"], "content": versions[index % len(versions)]})
@@ -95,6 +100,9 @@ for number, delay in enumerate(job["delays"]):
         except BaseException:
             pass
         os._exit(3)
+    os.close(started)
+    select.select([ready], [], [], 10)  # a loaded machine may be slow to run the child at all
+    os.close(ready)
     time.sleep(delay)
     os.kill(pid, signal.SIGKILL)  # our own forked child, not reaped yet: no one else can have this pid
     _, status = os.waitpid(pid, 0)
