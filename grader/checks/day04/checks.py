@@ -96,6 +96,9 @@ def test_fix_and_verify(ctx):
     for name, text in before.items():
         if name != "calc.py" and read_text(ws / name) != text:
             raise CheckFailed(say("fix.touched", name=name))
+    left = sorted(p.name for p in ws.iterdir() if p.name not in before and p.name != "__pycache__")
+    if left:
+        raise CheckFailed(say("fix.left_behind", names=", ".join(left)))
     if calls != ["run_command", "edit_file", "run_command"]:
         raise CheckFailed(say("fix.calls"), expected="run_command, edit_file, run_command",
                           seen=", ".join(calls) or "no tool calls")
