@@ -79,8 +79,9 @@ def replace_file(target: Path, text: str) -> None:
     """Put ``text`` in ``target`` all at once: readers see the old content or the new, never half.
 
     The text goes to a temp file in the same directory (so the rename stays on one file
-    system), is flushed to disk, keeps the old file's permissions, and is renamed over
-    the target: a rename is atomic, a write is not.
+    system), is flushed to disk, keeps the old file's permissions (a new file gets those
+    ``open`` would give it, not mkstemp's private 0600), and is renamed over the target:
+    a rename is atomic, a write is not.
     """
     fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
@@ -90,10 +91,19 @@ def replace_file(target: Path, text: str) -> None:
             os.fsync(handle.fileno())
         if target.exists():
             shutil.copymode(target, temp)
+        else:
+            os.chmod(temp, 0o666 & ~current_umask())
         os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)  # no stray temp file, whatever happened
         raise
+
+
+def current_umask() -> int:
+    """The process's umask (reading it means setting it, so it is put straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def edit_file(workdir: Path, args: dict) -> str:

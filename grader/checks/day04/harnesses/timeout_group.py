@@ -1,0 +1,129 @@
+"""Grader harness: run_command on a command that starts a grandchild, past its time limit.
+
+    python timeout_group.py LAB JOB.json      (the prelude takes LAB)
+
+JOB is {"workdir", "timeout", "command", "grace", "settle", "mark_var", "token",
+"pid_files": {"shell": NAME, "grandchild": NAME, "sleeper": NAME}}. The command writes
+the PIDs of its shell and of the processes it starts into those files (in the workdir).
+The call goes through the lab's ToolRegistry on a thread; the harness waits at most
+timeout + grace for it, then looks (for up to `settle` seconds) whether the shell and
+the grandchild are gone. One JSON line goes to stdout, last.
+
+Safety: a PID read from a file is never trusted. Before the harness looks at or
+signals a process, it proves the process is one this harness started: its
+/proc/PID/environ must hold MARK=TOKEN, a random token set here (every process the
+command starts inherits it). PIDs <= 1, this process and its parent are never touched,
+no process group is ever signalled, and a kill goes through a pidfd opened before the
+proof, so a PID reused in between can never receive it.
+"""
+import json
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+
+job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+workdir = Path(job["workdir"])
+MARK = f"{job['mark_var']}={job['token']}".encode()
+os.environ[job["mark_var"]] = job["token"]  # inherited by the command and all it starts
+
+
+def failure(exc):
+    frames = traceback.extract_tb(exc.__traceback__)
+    lab = [f for f in frames if "/mca/" in f.filename.replace("\\", "/")]
+    where = f"{Path(lab[-1].filename).name}, line {lab[-1].lineno}" if lab else "?"
+    return {"stub" if isinstance(exc, NotImplementedError) else "raised": f"{type(exc).__name__}: {exc}",
+            "where": where}
+
+
+def read_pid(name):
+    try:
+        text = (workdir / name).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def ours(pid):
+    """A live (not zombie) process whose environment carries this run's mark."""
+    if not isinstance(pid, int) or pid <= 1 or pid in (os.getpid(), os.getppid()):
+        return False
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            env = handle.read().split(b"\0")
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            state = handle.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return MARK in env and state not in (b"Z", b"X")
+
+
+def kill_if_ours(pid):
+    """SIGKILL one process, only after proving it is ours (through a pidfd: no reuse race)."""
+    if not hasattr(os, "pidfd_open") or not isinstance(pid, int) or pid <= 1:
+        return  # without a pidfd, leave it to the grader's own cleanup
+    try:
+        fd = os.pidfd_open(pid)
+    except OSError:
+        return
+    try:
+        if ours(pid):
+            signal.pidfd_send_signal(fd, signal.SIGKILL)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+answer = {"harness": "timeout_group"}
+box = {}
+try:
+    from mca.tools.registry import default_tools
+
+    registry = default_tools(workdir, command_timeout=job["timeout"])
+except BaseException as exc:
+    answer.update(failure(exc))
+    print(json.dumps(answer, ensure_ascii=False, default=repr))
+    sys.stdout.flush()
+    os._exit(0)
+
+
+def call():
+    started = time.monotonic()
+    try:
+        result = registry.run("run_command", {"command": job["command"]})
+        box["result"] = {"ok": bool(result.ok), "content": str(result.content)}
+    except BaseException as exc:
+        box["result"] = failure(exc)
+    box["seconds"] = round(time.monotonic() - started, 3)
+
+
+started = time.monotonic()
+thread = threading.Thread(target=call, daemon=True)
+thread.start()
+thread.join(job["timeout"] + job["grace"])
+answer["returned"] = not thread.is_alive()
+answer["seconds"] = box.get("seconds", round(time.monotonic() - started, 3))
+answer["result"] = box.get("result")
+
+names = job["pid_files"]
+deadline = time.monotonic() + job["settle"]
+pids = {role: read_pid(name) for role, name in names.items()}
+while any(p is None for p in pids.values()) and time.monotonic() < deadline:
+    time.sleep(0.01)
+    pids = {role: read_pid(name) for role, name in names.items()}
+answer["pids_written"] = {role: pid is not None for role, pid in pids.items()}
+while any(ours(pids[role]) for role in ("shell", "grandchild")) and time.monotonic() < deadline:
+    time.sleep(0.01)
+answer["alive"] = {role: ours(pid) for role, pid in pids.items()}
+answer["after"] = round(time.monotonic() - started, 3)
+
+for role in ("grandchild", "sleeper", "shell"):  # what the lab left running: proven ours, one by one
+    kill_if_ours(pids.get(role))
+thread.join(1.0)
+print(json.dumps(answer, ensure_ascii=False, default=repr))
+sys.stdout.flush()
+os._exit(0)  # the call's thread may still wait on a pipe: do not wait for it

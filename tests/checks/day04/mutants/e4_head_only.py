@@ -1,0 +1,34 @@
+"""E4: status and both streams, each kept to its first STREAM_CHARS characters.
+
+Short and tidy, but the end of a long output (where the error and the summary are)
+is gone, and nothing tells the model that anything was cut.
+"""
+TARGET = "mca/tools/shell.py"
+FAILS = ("stderr-captured",)
+
+
+def run_command(workdir: Path, args: dict, timeout: float) -> str:
+    started = time.monotonic()
+    proc = subprocess.Popen(args["command"], shell=True, cwd=workdir, env=command_env(),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        try:
+            proc.communicate(timeout=DRAIN_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+        raise ToolError(f"timed out after {timeout:g} s: the command and everything it started were stopped") from None
+    except BaseException:
+        kill_group(proc)
+        raise
+    code = proc.returncode
+    ms = round((time.monotonic() - started) * 1000)
+    parts = [f"exit status {code} ({ms} ms)"]
+    for name, data in (("stdout", out), ("stderr", err)):
+        text = data.decode("utf-8", errors="replace")[:STREAM_CHARS]
+        if text:
+            parts.append(f"--- {name} ---\n{text}")
+    return "\n".join(parts)

@@ -1,0 +1,31 @@
+"""E4: status, then stdout and stderr joined into one text, cut once as a whole.
+
+The cut is declared and the result is short, but a long stdout pushes stderr's start
+and its own end out of the middle: each stream has to be cut on its own.
+"""
+TARGET = "mca/tools/shell.py"
+FAILS = ("stderr-captured",)
+
+
+def run_command(workdir: Path, args: dict, timeout: float) -> str:
+    started = time.monotonic()
+    proc = subprocess.Popen(args["command"], shell=True, cwd=workdir, env=command_env(),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        try:
+            proc.communicate(timeout=DRAIN_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+        raise ToolError(f"timed out after {timeout:g} s: the command and everything it started were stopped") from None
+    except BaseException:
+        kill_group(proc)
+        raise
+    code = proc.returncode
+    ms = round((time.monotonic() - started) * 1000)
+    both = out.decode("utf-8", errors="replace") + err.decode("utf-8", errors="replace")
+    text, _ = truncate(both, 2 * STREAM_CHARS)
+    return f"exit status {code} ({ms} ms)\n{text}"

@@ -1,0 +1,131 @@
+"""Day 04's checks, the parts of them no other day has: every check is there in manifest
+order, every sentence they say is in the catalogue, the patterns that read a tool's
+result, the generated inputs, and the harnesses' process safety. (The corpus proof,
+common to every day, is tests/checks/test_corpus.py.)"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+import re
+import sys
+import tomllib
+
+from tests.checks import corpus
+
+DAY = corpus.COURSE.find_day("day-04")
+PACKAGE = "day04_checks_under_test"
+
+
+def checks_module(name: str = "checks"):
+    """A module of the day's checks folder, imported as the engine does (a package)."""
+    if PACKAGE not in sys.modules:
+        spec = importlib.util.spec_from_file_location(PACKAGE, DAY.checks_dir / "__init__.py",
+                                                      submodule_search_locations=[str(DAY.checks_dir)])
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[PACKAGE] = package
+        spec.loader.exec_module(package)
+    return importlib.import_module(f"{PACKAGE}.{name}")
+
+
+def test_every_check_is_there_in_manifest_order():
+    module = checks_module()
+    tests = [name for name in vars(module) if name.startswith("test_")]
+    assert tests == ["test_" + c.id.replace("-", "_") for c in DAY.all_checks]
+
+
+def test_every_message_the_checks_use_is_in_the_catalogue():
+    used = set()
+    for path in DAY.checks_dir.glob("*.py"):
+        used |= set(re.findall(r'say\("([a-z0-9_]+\.[a-z0-9_]+)"', path.read_text(encoding="utf-8")))
+    catalogue = tomllib.loads((DAY.checks_dir / "messages.toml").read_text(encoding="utf-8"))
+    kit = tomllib.loads((corpus.KIT / "grader" / "checkkit" / "messages.toml").read_text(encoding="utf-8"))
+    known = {f"{section}.{name}" for table in (catalogue, kit) for section, entries in table.items()
+             for name in entries}
+    assert len(used) > 40 and used <= known, sorted(used - known)
+    ours = {f"{section}.{name}" for section, entries in catalogue.items() for name in entries}
+    assert ours <= used, f"sentences no check says: {sorted(ours - used)}"
+
+
+def test_timed_out_reads_the_limit_in_the_usual_wordings():
+    pattern = checks_module().TIMED_OUT
+    for text, limit in [("error: timed out after 0.37 s: the command ...", "0.37"),
+                        ("Timed out after 0.5 seconds; its process group was stopped.", "0.5"),
+                        ("command timed out after 1.25s", "1.25"), ("timeout after 2 sec", "2")]:
+        found = pattern.search(text)
+        assert found and found.group(1) == limit, text
+    assert not pattern.search("exit status 0 (12 ms)\n--- stdout ---\nquick 00000 run 中文 abcd")
+    assert not pattern.search("the command took too long and was stopped")
+
+
+def test_statuses_finds_every_claimed_status_and_nothing_else():
+    statuses = checks_module().statuses
+    assert statuses("exit status 3 (12 ms)\n--- stdout ---\nout 00000 fix 中文 abc") == [3]
+    assert statuses("[stdout]\nhello\n[exit code: 94]") == [94]
+    assert statuses("exit_code=7") == [7] and statuses("returncode: 0") == [0] and statuses("exited with 2") == [2]
+    assert statuses("out 00001 tests 测试 qwer\nRan 4 tests in 0.001s") == []
+
+
+def test_the_cut_pattern_knows_the_provided_marker():
+    cut = checks_module().CUT
+    assert cut.search("head\n[... 1234 of 56789 characters cut ...]\ntail")
+    assert cut.search("(output truncated)") and cut.search("[3000 chars omitted]")
+    assert not cut.search("out 00000 agent 会話 abcd\nerr 00000 fix 修复 efgh")
+
+
+def test_generated_names_and_lines_fit_what_the_checks_assume():
+    inputs = checks_module("inputs")
+    rng = random.Random(4)
+    for _ in range(300):
+        name = inputs.file_name(rng)
+        assert not re.search(r"\d", name) and "/" not in name, name  # a count in a message is never the name's
+        line = inputs.code_line(rng)
+        assert "\n" not in line and "\r" not in line, line
+        assert "exit" not in " ".join(inputs.stream_lines(rng, "out", 3)).lower()
+
+
+def test_ambiguous_and_missing_inputs_hold_their_counts():
+    inputs = checks_module("inputs")
+    rng = random.Random(11)
+    for _ in range(200):
+        text, line, line_count, piece, piece_count, unique = inputs.ambiguous_file(rng)
+        assert {line_count, piece_count} == {2, 3}
+        assert text.count(line) == line_count and text.count(piece) == piece_count and text.count(unique) == 1
+        text, lines, misses, target = inputs.missing_cases(rng)
+        assert len(misses) == 3 and all(old not in text for _, old in misses)
+        assert any(text.count(l) == 1 and l != target for l in lines)
+
+
+def test_calc_additions_keep_the_buggy_line_unique_and_count_the_tests():
+    checks = checks_module()
+    rng = random.Random(5)
+    for _ in range(50):
+        code, test_name, test_code, cases = checks.calc_additions(rng)
+        assert checks.BUGGY_LINE not in code and test_name.startswith("test_") and test_name.endswith(".py")
+        assert test_code.count("    def test_") == cases >= 1
+        compile(code, "calc-additions", "exec")
+        compile(test_code, test_name, "exec")
+
+
+def test_harnesses_never_signal_a_group_or_a_pid_they_have_not_proven_theirs():
+    """The process-safety rules of the day, on the harness sources: no killpg anywhere; the
+    timeout harness signals only through a pidfd after checking the process carries its
+    token; the atomic harness signals only the writer it has just forked."""
+    harnesses = DAY.checks_dir / "harnesses"
+    for path in harnesses.glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        assert "killpg" not in source and "os.killpg" not in source, path.name
+    group = (harnesses / "timeout_group.py").read_text(encoding="utf-8")
+    assert "os.kill(" not in group and group.count("pidfd_send_signal(") == 1
+    body = group[group.index("def kill_if_ours"):group.index("answer = {")]
+    assert body.index("pidfd_open") < body.index("if ours(pid)") < body.index("pidfd_send_signal")
+    ours = group[group.index("def ours"):group.index("def kill_if_ours")]
+    assert "pid <= 1" in ours and "os.getpid()" in ours and "MARK in env" in ours
+    atomic = (harnesses / "atomic_writer.py").read_text(encoding="utf-8")
+    assert atomic.count("os.kill(") == 1
+    assert atomic.index("pid = os.fork()") < atomic.index("os.kill(pid, signal.SIGKILL)") < \
+        atomic.index("os.waitpid(pid, 0)")
+    for path in (DAY.checks_dir).glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        assert "os.kill" not in source and "killpg" not in source, path.name
