@@ -1,0 +1,51 @@
+"""Grader harness: with this process's stdin, does an ask become a "no"?
+
+    python asker.py LAB JOB.json         (the prelude takes LAB)
+
+JOB: {"workdir": DIR, "stdin": "as-given" | "none", "calls": [{"name", "args"}, ...]}.
+"none" closes fd 0 first and leaves sys.stdin None, as Python does when a program is
+started with its stdin closed. Then the lab's terminal_asker() chooses who answers,
+an Approver with the built-in rules decides each call, and one JSON line per call is
+printed: {"harness": "asker", "i": N, "allowed": bool, "reason": str}, or "raised".
+"""
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+
+job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+
+
+def say(**fields):
+    print(json.dumps({"harness": "asker", **fields}, ensure_ascii=False), flush=True)
+
+
+def where(exc):
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/mca/" in f.filename.replace("\\", "/")]
+    frame = frames[-1] if frames else traceback.extract_tb(exc.__traceback__)[-1]
+    return f"{frame.filename.replace(chr(92), '/').rsplit('/mca/', 1)[-1]}, line {frame.lineno}"
+
+
+if job.get("stdin") == "none":
+    os.close(0)
+    sys.stdin = None
+
+try:
+    from mca.tools.approval import Approver, load_rules, terminal_asker
+    from mca.tools.registry import default_tools
+
+    workdir = Path(job["workdir"])
+    ask = terminal_asker()
+    approver = Approver.for_tools(default_tools(workdir), load_rules(workdir), ask=ask, workdir=workdir)
+except Exception as exc:
+    say(i=-1, raised=f"{type(exc).__name__}: {exc}", where=where(exc))
+    sys.exit(0)
+
+for i, call in enumerate(job["calls"]):
+    try:
+        decision = approver.decide(call["name"], call["args"])
+    except Exception as exc:
+        say(i=i, raised=f"{type(exc).__name__}: {exc}", where=where(exc))
+        continue
+    say(i=i, allowed=bool(decision.allowed), reason=str(decision.reason))
