@@ -409,7 +409,6 @@ def test_yes_never_overrides_deny(ctx):
     prompt = f"tidy up {_hex(rng)}"
     with server_for(Script({prompt: [Round("Working.", tuple(asks + denies)), Round("Done.")]})) as server:
         result = ctx.run_agent("--yes", prompt, cwd=ws, extra_env=agent_env(server), mock=False)
-        results = tool_results(server)
     if not (ws / free).is_file() or not (ws / made).is_dir():
         raise CheckFailed(say("yes.asks_not_run"), expected=f"{free} written and {made}/ made",
                           seen=ctx.evidence(result))
@@ -417,7 +416,3 @@ def test_yes_never_overrides_deny(ctx):
     if leaked or not (ws / keep / "data.txt").is_file():
         what = f"{secret}/{leaked[0]} written" if leaked else f"{keep}/ deleted by rm -rf"
         raise CheckFailed(say("yes.deny_overridden"), expected="denied calls do not run", seen=what)
-    for call in denies:
-        content = results.get(call.id)
-        if content is not None and "not allowed" not in content:
-            raise CheckFailed(say("yes.reason"), seen=content)
