@@ -325,18 +325,21 @@ def test_compound_each_part(ctx):
 
 # --------------------------------------------------------------------------- E5: nobody at the terminal
 
-def _asker_job(ctx, rng, label: str, stdin: str) -> Path:
+def _asker_job(ctx, rng, label: str, stdin: str, tty_out: bool = False) -> Path:
     work = ctx.tmp(f"{label}-work")
     calls = [{"name": "edit_file", "args": {"path": f"f_{_hex(rng)}.txt", "old": "a", "new": "b"}},
              {"name": "run_command", "args": {"command": f"{R.words(rng, 1)[0]} {_hex(rng)}"}}]
     path = work / f"{label}.json"
-    path.write_text(json.dumps({"workdir": str(work), "stdin": stdin, "calls": calls}), encoding="utf-8")
+    job = {"workdir": str(work), "stdin": stdin, "tty_out": tty_out, "out": str(work / "answers.jsonl"),
+           "calls": calls}
+    path.write_text(json.dumps(job), encoding="utf-8")
     return path
 
 
-def _asker_answers(stdout: str) -> dict:
+def _asker_answers(job: Path) -> dict:
     found = {}
-    for text in stdout.split("\n"):
+    answers = job.parent / "answers.jsonl"
+    for text in (answers.read_text(encoding="utf-8").split("\n") if answers.is_file() else []):
         try:
             value = json.loads(text)
         except ValueError:
@@ -364,17 +367,19 @@ def _judge_asker(ctx, answers: dict, how: str, result) -> None:
 
 
 def test_no_tty_denies(ctx):
-    """With stdin /dev/null, a pipe closed at once, no stdin at all, or a pipe held open that nobody writes to, an ask becomes a denial whose reason says there is no one to ask, and nothing waits for an answer."""
+    """With stdin /dev/null (also with stdout on a terminal), a pipe closed at once, no stdin at all, or a pipe held open that nobody writes to, an ask becomes a denial whose reason says there is no one to ask, and nothing waits for an answer."""
     say, rng = ctx.say, ctx.rng("no-tty-denies")
     script = ctx.harness("asker")
     held = _asker_job(ctx, rng, "held-open", "as-given")
     with ctx.start_harness(script, str(held)) as child:  # a pipe the grader keeps open and never writes to
-        for how, stdin, options in (("stdin /dev/null", "as-given", {}), ("a pipe closed at once", "as-given",
-                                                                           {"input": ""}),
-                                    ("no stdin at all", "none", {})):
-            job = _asker_job(ctx, rng, how.replace(" ", "-").replace("/", ""), stdin)
+        for how, stdin, tty_out, options in (
+                ("stdin /dev/null", "as-given", False, {}),
+                ("a pipe closed at once", "as-given", False, {"input": ""}),
+                ("no stdin at all", "none", False, {}),
+                ("stdin /dev/null and stdout on a terminal", "as-given", True, {})):
+            job = _asker_job(ctx, rng, how.replace(" ", "-").replace("/", ""), stdin, tty_out)
             result = ctx.run_harness(script, str(job), **options)
-            _judge_asker(ctx, _asker_answers(result.stdout), how, result)
+            _judge_asker(ctx, _asker_answers(job), how, result)
         how = "a pipe held open with nothing written"
         wait_until(lambda: not child.running(), ctx.scaled(WAIT))
         if child.running():
@@ -382,7 +387,7 @@ def test_no_tty_denies(ctx):
             child.kill()
             raise CheckFailed(say("tty.waited", how=how, seconds=round(ctx.scaled(WAIT))), seen=printed)
         result = child.wait(5)
-    _judge_asker(ctx, _asker_answers(result.stdout), how, result)
+    _judge_asker(ctx, _asker_answers(held), how, result)
 
 
 # --------------------------------------------------------------------------- --yes

@@ -2,23 +2,34 @@
 
     python asker.py LAB JOB.json         (the prelude takes LAB)
 
-JOB: {"workdir": DIR, "stdin": "as-given" | "none", "calls": [{"name", "args"}, ...]}.
-"none" closes fd 0 first and leaves sys.stdin None, as Python does when a program is
-started with its stdin closed. Then the lab's terminal_asker() chooses who answers,
-an Approver with the built-in rules decides each call, and one JSON line per call is
-printed: {"harness": "asker", "i": N, "allowed": bool, "reason": str}, or "raised".
+JOB: {"workdir": DIR, "stdin": "as-given" | "none", "tty_out": bool, "out": FILE,
+"calls": [{"name", "args"}, ...]}. "none" closes fd 0 first and leaves sys.stdin None,
+as Python does when a program is started with its stdin closed; "tty_out" puts stdout
+and stderr on a pseudo-terminal of their own (a person watching, nobody typing). Then
+the lab's terminal_asker() chooses who answers, an Approver with the built-in rules
+decides each call, and one JSON line per call is appended to FILE:
+{"harness": "asker", "i": N, "allowed": bool, "reason": str}, or "raised".
 """
 import json
 import os
+import pty
 import sys
 import traceback
 from pathlib import Path
 
 job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+out = open(job["out"], "a", encoding="utf-8")
+if job.get("tty_out"):
+    master, terminal = pty.openpty()  # the master stays open (and unread): writes do not fail
+    os.dup2(terminal, 1)
+    os.dup2(terminal, 2)
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+    sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
 
 
 def say(**fields):
-    print(json.dumps({"harness": "asker", **fields}, ensure_ascii=False), flush=True)
+    out.write(json.dumps({"harness": "asker", **fields}, ensure_ascii=False) + "\n")
+    out.flush()
 
 
 def where(exc):
