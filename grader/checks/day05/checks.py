@@ -288,7 +288,8 @@ def test_always_remembered(ctx):
             child.send(answer + "\n")
             _until(ctx, lambda: len(chat_requests(server)) >= 3 or prompts(child) >= 2 or not child.running())
             if prompts(child) >= 2 and len(chat_requests(server)) < 3:
-                raise CheckFailed(say("always.asked_again", answer=answer, program=program),
+                raise CheckFailed(say("always.asked_again", answer=answer, program=program,
+                                      command=first.args["command"]),
                                   expected=f"no prompt for {again.args['command']!r}", seen=screen_tail(child))
             _until(ctx, lambda: len(chat_requests(server)) >= 4 or prompts(child) >= 2 or not child.running())
             if prompts(child) < 2:
