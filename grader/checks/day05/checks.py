@@ -21,6 +21,7 @@ Student code runs only in children. Wording lives in messages.toml.
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 from pathlib import Path
 
 from grader.checkkit import CheckFailed, wait_until
@@ -371,24 +372,21 @@ def test_no_tty_denies(ctx):
     """With stdin /dev/null (also with stdout on a terminal), a pipe closed at once, no stdin at all, or a pipe held open that nobody writes to, an ask becomes a denial whose reason says there is no one to ask, and nothing waits for an answer."""
     say, rng = ctx.say, ctx.rng("no-tty-denies")
     script = ctx.harness("asker")
-    held = _asker_job(ctx, rng, "held-open", "as-given")
-    with ctx.start_harness(script, str(held)) as child:  # a pipe the grader keeps open and never writes to
-        for how, stdin, tty_out, options in (
-                ("stdin /dev/null", "as-given", False, {}),
-                ("a pipe closed at once", "as-given", False, {"input": ""}),
-                ("no stdin at all", "none", False, {}),
-                ("stdin /dev/null and stdout on a terminal", "as-given", True, {})):
-            job = _asker_job(ctx, rng, how.replace(" ", "-").replace("/", ""), stdin, tty_out)
-            result = ctx.run_harness(script, str(job), **options)
-            _judge_asker(ctx, _asker_answers(job), how, result)
-        how = "a pipe held open with nothing written"
-        wait_until(lambda: not child.running(), ctx.scaled(WAIT))
-        if child.running():
-            printed = child.stdout_so_far().strip()[-200:] or "nothing"
-            child.kill()
-            raise CheckFailed(say("tty.waited", how=how, seconds=round(ctx.scaled(WAIT))), seen=printed)
-        result = child.wait(5)
-    _judge_asker(ctx, _asker_answers(held), how, result)
+    ways = (("stdin /dev/null", "devnull", False), ("a pipe closed at once", "closed", False),
+            ("no stdin at all", "none", False), ("stdin /dev/null and stdout on a terminal", "devnull", True),
+            ("a pipe held open with nothing written", "as-given", False))
+    jobs = [_asker_job(ctx, rng, f"asker-{n}", "as-given" if stdin == "closed" else stdin, tty_out)
+            for n, (_, stdin, tty_out) in enumerate(ways)]
+    with ExitStack() as stack:  # leaving it stops every child still running
+        children = [stack.enter_context(ctx.start_harness(script, str(job))) for job in jobs]  # all at once
+        children[1].close_stdin()  # the others keep a pipe the grader never writes to (unused but for the last)
+        for (how, _, _), job, child in zip(ways, jobs, children):
+            wait_until(lambda: not child.running(), ctx.scaled(WAIT))
+            if child.running():
+                printed = child.stdout_so_far().strip()[-200:] or "nothing"
+                child.kill()
+                raise CheckFailed(say("tty.waited", how=how, seconds=round(ctx.scaled(WAIT))), seen=printed)
+            _judge_asker(ctx, _asker_answers(job), how, child.wait(5))
 
 
 # --------------------------------------------------------------------------- --yes

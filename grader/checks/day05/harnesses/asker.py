@@ -2,9 +2,10 @@
 
     python asker.py LAB JOB.json         (the prelude takes LAB)
 
-JOB: {"workdir": DIR, "stdin": "as-given" | "none", "tty_out": bool, "out": FILE,
-"calls": [{"name", "args"}, ...]}. "none" closes fd 0 first and leaves sys.stdin None,
-as Python does when a program is started with its stdin closed; "tty_out" puts stdout
+JOB: {"workdir": DIR, "stdin": "as-given" | "devnull" | "none", "tty_out": bool, "out": FILE,
+"calls": [{"name", "args"}, ...]}. "devnull" puts /dev/null on fd 0; "none" closes fd 0
+and leaves sys.stdin None, as Python does when a program is started with its stdin
+closed; "tty_out" puts stdout
 and stderr on a pseudo-terminal of their own (a person watching, nobody typing). Then
 the lab's terminal_asker() chooses who answers, an Approver with the built-in rules
 decides each call, and one JSON line per call is appended to FILE:
@@ -41,6 +42,9 @@ def where(exc):
 if job.get("stdin") == "none":
     os.close(0)
     sys.stdin = None
+elif job.get("stdin") == "devnull":  # as if started with < /dev/null
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    sys.stdin = open(0, "r", encoding="utf-8", closefd=False)
 
 try:
     from mca.tools.approval import Approver, load_rules, terminal_asker
