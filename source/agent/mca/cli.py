@@ -218,7 +218,7 @@ def run_agent(args: argparse.Namespace) -> int:
         rules = load_rules(workdir, args.rule)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    approver = Approver.for_tools(tools, rules, yes=args.yes, ask=terminal_asker())
+    approver = Approver.for_tools(tools, rules, yes=args.yes, ask=terminal_asker(), workdir=workdir)
     # [/day]
     config = gateway_config()
     # [day 2]

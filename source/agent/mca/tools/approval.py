@@ -101,11 +101,21 @@ def load_rules(workdir: Path, extra: list[str] = ()) -> list[Rule]:
     return rules
 
 
-def subject_of(name: str, args: dict) -> str:
-    """What a rule's pattern is matched against: the command, the path, or nothing."""
+def subject_of(name: str, args: dict, workdir: Path | None = None) -> str:
+    """What a rule's pattern is matched against: the command, the path, or nothing.
+
+    A path is matched as the file it names, relative to the workdir: ``notes/../secrets/k``,
+    ``./secrets/k`` and a symlink to ``secrets`` are all ``secrets/k``, so a path rule
+    cannot be walked around. A path that leaves the workdir is matched as its absolute path.
+    """
     if name == "run_command":
         return str(args.get("command", ""))
-    return str(args.get("path", ""))
+    path = str(args.get("path", ""))
+    if workdir is None or not path:
+        return path
+    root = Path(workdir).resolve()
+    target = (root / path).resolve()
+    return target.relative_to(root).as_posix() if root in target.parents else str(target)
 
 
 def command_parts(command: str) -> list[str]:
@@ -139,31 +149,36 @@ class Approver:
     yes: bool = False
     ask: AskUser | None = None  # None: nobody is there to answer
     always: set[str] = field(default_factory=set)  # kinds of call approved for this session
+    workdir: Path | None = None  # where path arguments are resolved before rules see them
 
     @classmethod
     def for_tools(cls, registry, rules: list[Rule] = (), *, yes: bool = False,
-                  ask: AskUser | None = None) -> "Approver":
+                  ask: AskUser | None = None, workdir: Path | None = None) -> "Approver":
         read_only = {name for name in registry.names() if registry.is_read_only(name)}
-        return cls(list(rules), read_only, yes, ask)
+        return cls(list(rules), read_only, yes, ask, workdir=workdir)
 
     def rule_for(self, name: str, args: dict) -> tuple[str, Rule | None]:
         """The action for one call, and the rule that decided it (None: the default)."""
-        subject = subject_of(name, args)
+        subject = subject_of(name, args, self.workdir)
         subjects = command_parts(subject) if name == "run_command" else [subject]
-        # BEGIN SOLUTION day-05 E1
         default = "allow" if name in self.read_only else "ask"
         decided = []
-        for part in subjects:  # each part on its own: its strictest rule, or the default if none matches
-            found = [(rule.action, rule) for rule in self.rules if rule.applies(name, part)]
-            decided.append(max(found, key=lambda pair: STRICTNESS[pair[0]]) if found else (default, None))
+        for part in subjects:  # each part on its own: the call is as strict as its strictest part
+            rule = self.strictest(name, part)
+            decided.append((rule.action, rule) if rule else (default, None))
         return max(decided, key=lambda pair: STRICTNESS[pair[0]])
+
+    def strictest(self, name: str, subject: str) -> Rule | None:
+        """The rule that decides for one subject (None: no rule matches it)."""
+        # BEGIN SOLUTION day-05 E1
+        found = [rule for rule in self.rules if rule.applies(name, subject)]
+        return max(found, key=lambda rule: STRICTNESS[rule.action], default=None)  # deny > ask > allow
         # END SOLUTION day-05 E1
         # BEGIN SCAFFOLD day-05 E1
-        # for part in subjects:
-        #     for rule in self.rules:  # the first rule that matches decides
-        #         if rule.applies(name, part):
-        #             return rule.action, rule
-        # return ("allow" if name in self.read_only else "ask"), None
+        # for rule in self.rules:  # the first rule that matches decides
+        #     if rule.applies(name, subject):
+        #         return rule
+        # return None
         # END SCAFFOLD day-05 E1
 
     def decide(self, name: str, args: dict) -> Decision:
@@ -203,10 +218,14 @@ def ask_on_terminal(description: str) -> str:
 
 def terminal_asker(stdin=None) -> AskUser | None:
     """Who answers an ask: the person at the terminal, or nobody."""
-    stdin = stdin or sys.stdin
+    stdin = sys.stdin if stdin is None else stdin  # None when the program started with fd 0 closed
     # BEGIN SOLUTION day-05 E5
-    if not stdin.isatty():
-        return None  # a pipe, a file, a CI runner: nobody will answer, so an ask is a no
+    try:
+        terminal = stdin is not None and stdin.isatty()
+    except ValueError:  # a stdin that was closed
+        terminal = False
+    if not terminal:
+        return None  # no stdin, a pipe, a file, a CI runner: nobody will answer, so an ask is a no
     return ask_on_terminal
     # END SOLUTION day-05 E5
     # BEGIN SCAFFOLD day-05 E5

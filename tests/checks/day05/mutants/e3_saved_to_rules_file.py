@@ -1,0 +1,30 @@
+"""E3: "always" is saved as an allow rule in the workdir's .mca/rules.toml, so it
+outlives the session: the next run never asks about that program again."""
+TARGET = "mca/tools/approval.py"
+FAILS = ("always-remembered",)
+
+
+class Approver:
+    def decide(self, name, args):
+        action, rule = self.rule_for(name, args)
+        because = f" (rule: {rule})" if rule else ""
+        if action == "allow":
+            return Decision(True)
+        if action == "deny":
+            return Decision(False, f"denied: {describe_call(name, args)} is not allowed{because}")
+        if self.yes or kind_of(name, args) in self.always:
+            return Decision(True)
+        if self.ask is None:
+            return Decision(False, f"denied: {describe_call(name, args)} needs approval and there is no one to "
+                                   "ask (not a terminal; run with --yes to approve asks)")
+        answer = self.ask(describe_call(name, args)).strip().lower()
+        if answer in ("a", "always"):
+            self.always.add(kind_of(name, args))
+            program = kind_of(name, args).split(" ", 1)[-1]
+            Path(".mca").mkdir(exist_ok=True)
+            with open(".mca/rules.toml", "a", encoding="utf-8") as saved:
+                saved.write(f'[[rule]]\naction = "allow"\ntool = "{name}"\nmatch = "{program} *"\n\n')
+            return Decision(True)
+        if answer in ("y", "yes"):
+            return Decision(True)
+        return Decision(False, f"denied: the user did not approve {describe_call(name, args)}")
