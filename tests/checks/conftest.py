@@ -28,6 +28,9 @@ import pytest
 from tests.checks import corpus
 
 SEED = int(os.environ.get("CORPUS_SEED") or secrets.randbelow(2**32))
+# Read once, here: pytest sets and unsets PYTEST_CURRENT_TEST while the grading threads run,
+# and copying os.environ in a thread then can raise KeyError.
+GRADING_ENV = {key: value for key, value in os.environ.items() if key != "PYTEST_CURRENT_TEST"}
 
 GRADE = """
 import json, sys
@@ -94,7 +97,7 @@ def grade(name: str, spec: tuple, base: Path) -> Graded:
     cwd = lab.parent / "cwd"
     cwd.mkdir()
     before = tree_hash(lab)
-    env = dict(os.environ, PYTHONPATH=str(corpus.KIT), PYTHONDONTWRITEBYTECODE="1")
+    env = dict(GRADING_ENV, PYTHONPATH=str(corpus.KIT), PYTHONDONTWRITEBYTECODE="1")
     done = subprocess.run([sys.executable, "-c", GRADE, str(corpus.KIT / "course.toml"), day.id, str(lab), str(SEED)],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     if done.returncode != 0:

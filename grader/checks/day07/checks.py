@@ -485,7 +485,8 @@ def _forked_child(ctx, fork: Forked) -> Path:
         if fork.held:
             raise CheckFailed(say("fork.refused_open", at=fork.at_seq), seen=ctx.evidence(fork.result))
         if fork.damage:
-            raise CheckFailed(say("fork.refused_damaged", at=fork.at_seq, damage=fork.damage),
+            raise CheckFailed(say("fork.refused_damaged", at=fork.at_seq, damage=fork.damage,
+                                  status=fork.result.returncode),
                               seen=ctx.evidence(fork.result))
         if re.search(r"fork point|clean boundary", said(fork.result)):
             raise CheckFailed(say("fork.refused_clean_point", at=fork.at_seq, what=fork.what),

@@ -6,7 +6,7 @@ parent's future, the fork event repeats a seq that is already there, and a
 recovery fork from a damaged log carries the damage (and its torn line) along.
 """
 TARGET = "mca/session/fork.py"
-FAILS = ("damaged-then-continue", "dangling-tool-call", "fork-copies-prefix", "missing-line")
+FAILS = ("damaged-then-continue", "dangling-tool-call", "fork-copies-prefix", "missing-line", "parent-untouched")
 
 import shutil
 
