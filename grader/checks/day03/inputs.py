@@ -66,10 +66,10 @@ def python_module(rng: random.Random) -> tuple[str, list[str]]:
         name = identifier(rng)
         if name not in names:
             names.append(name)
-    parts = [f'"""{words(rng)}"""\n']
+    parts = [f'"""{words(rng)}."""\n']
     for index, name in enumerate(names):
         if index == len(names) - 1 and rng.random() < 0.5:
-            parts.append(f"class {name}:\n    \"\"\"{words(rng, (2, 5))}\"\"\"\n\n    value = {rng.randint(0, 999)}\n")
+            parts.append(f"class {name}:\n    \"\"\"{words(rng, (2, 5))}.\"\"\"\n\n    value = {rng.randint(0, 999)}\n")
         else:
             parts.append(f"def {name}(x):\n    # {words(rng, (2, 5))}\n    return x * {rng.randint(2, 99)}\n")
     return "\n\n".join(parts), names
@@ -83,11 +83,11 @@ def calc_module(rng: random.Random) -> tuple[str, str, str]:
         b = identifier(rng)
     define = f"def divide({a}, {b}):"
     last = f"return {a} / {b}  # {token(rng, 6)} {rng.choice(CJK_WORDS)}"
-    body = [f'    """{words(rng, (2, 6))}"""']
+    body = [f'    """{words(rng, (2, 6))}."""']
     if rng.random() < 0.5:
         body.append(f"    # {words(rng, (2, 5))}")
     body.append(f"    {last}")
-    head = [f'"""{words(rng)}"""', "", "", "def add(a, b):", "    return a + b", "", "",
+    head = [f'"""{words(rng)}."""', "", "", "def add(a, b):", "    return a + b", "", "",
             "def sub(a, b):", "    return a - b", "", "", "def mul(a, b):", "    return a * b", "", ""]
     return "\n".join(head + [define] + body) + "\n", define, last
 

@@ -10,6 +10,8 @@ JOB is {"workdir": DIR, "ops": [...]}, each op one of:
   added to the history and what its ToolFinished event said. Only the registry, the
   tools and the path and truncation helpers under them are the student's: the loop
   (E1) is not involved.
+* {"op": "tool", "name", "args"}: the tool itself (file_tools), without the registry
+  around it: what list_dir and grep give, apart from the registry's checks and cuts.
 * {"op": "truncate", "text", "limit"}: truncate(text, limit) itself.
 * {"op": "tools"}: the registry default_tools(workdir) builds: names, read-only marks
   and the schemas offered to the model.
@@ -53,6 +55,12 @@ def call(workdir, op):
     return {"messages": plain(history), "finished": plain(done)}
 
 
+def direct(workdir, op):
+    from mca.tools.files import file_tools
+    tool = {t.name: t for t in file_tools(workdir)}[op["name"]]
+    return {"text": plain(tool.run(op["args"]))}
+
+
 def cut(op):
     from mca.tools.truncate import truncate
     answer = truncate(op["text"], op["limit"])
@@ -78,6 +86,8 @@ for op in job["ops"]:
     try:
         if op["op"] == "call":
             answer = call(workdir, op)
+        elif op["op"] == "tool":
+            answer = direct(workdir, op)
         elif op["op"] == "truncate":
             answer = cut(op)
         else:

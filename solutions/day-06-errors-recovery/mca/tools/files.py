@@ -70,7 +70,7 @@ def walk_files(workdir: Path, start: Path):
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
         for name in sorted(files):
             try:
-                resolve_inside(workdir, str(Path(root) / name))
+                resolve_inside(workdir, os.path.relpath(Path(root) / name, workdir))
             except ToolError:
                 continue  # a link to something outside the workdir: not ours to read
             yield Path(root) / name
