@@ -256,6 +256,8 @@ def test_truncation_declared(ctx):
     message, why = tool_message(answer) if not broke(answer) else (None, broke(answer))
     if message is None:
         raise CheckFailed(say("cut.raised", what=what, error=why))
+    if str(message.get("content")).startswith("error:"):
+        raise CheckFailed(say("cut.refused", what=what), seen=str(message.get("content"))[:200])
     problem = _cut_problem(say, big, limit, message.get("content"), (answer.get("finished") or {}).get("truncated"),
                            what)
     if problem:
@@ -286,6 +288,8 @@ def test_tail_kept(ctx):
     message, why = tool_message(answers[-1]) if not broke(answers[-1]) else (None, broke(answers[-1]))
     if message is None:
         raise CheckFailed(say("cut.raised", what=what, error=why))
+    if str(message.get("content")).startswith("error:"):
+        raise CheckFailed(say("cut.refused", what=what), seen=str(message.get("content"))[:200])
     results.append((what, big, message.get("content"), first, last))
     for what, text, cut, first_, last_ in results:
         lines = whole_lines(cut) if isinstance(cut, str) else []

@@ -15,7 +15,7 @@ def run_ops(ctx, label: str, workdir: Path, ops: list[dict]) -> list[dict]:
     script = ctx.harness("tools")
     job = script.parent / "job.json"
     job.write_text(json.dumps({"workdir": str(workdir), "ops": ops}, ensure_ascii=False), encoding="utf-8")
-    result = ctx.run_harness(script, str(job), cwd=workdir)
+    result = ctx.run_harness(script, str(job))  # from a directory of its own: paths are the workdir's, not the cwd's
     answers = []
     for line in result.stdout.split("\n"):
         if line.startswith(PREFIX):
