@@ -32,8 +32,7 @@ from . import inputs
 from .cuts import declares, whole_lines
 from .inputs import token, words
 from .toolbox import broke, call_op, run_ops, tool_message, write_files
-from .wire import (call_id, calls_reply, error_lines, finished_lines, last_user, model_name, provider_calls,
-                   serve, shape, text_reply)
+from .wire import call_id, calls_reply, error_lines, last_user, model_name, provider_calls, serve, shape, text_reply
 
 PROMPT = "you > "
 DEFAULT_CAP = 8        # the loop's MAX_ROUNDS when the lab's loop.py does not say
@@ -122,8 +121,9 @@ def test_every_call_answered(ctx):
     for k, ((i, want), (_, got)) in enumerate(zip(wanted, seen)):
         if got != want:
             name, args, _ = calls[k]
-            raise CheckFailed(say("calls.result_wrong", index=k + 1, id=i, call=f"{name}({json.dumps(args, ensure_ascii=False)})"),
-                              expected=repr(want), seen=repr(got))
+            call = f"{name}({json.dumps(args, ensure_ascii=False)})"
+            raise CheckFailed(say("calls.result_wrong", index=k + 1, id=i, call=call), expected=repr(want),
+                              seen=repr(got))
     if len(requests) != 2 or problems or result.returncode != 0:
         raise CheckFailed(say("calls.did_not_end", count=len(requests)),
                           seen="; ".join(problems) or ctx.evidence(result))
@@ -306,8 +306,10 @@ def test_tail_kept(ctx):
 def _escape_scene(ctx, rng):
     """A workdir with files and links inside, and secrets beside it and elsewhere; the calls to make.
 
-    Returns (workdir, refused, allowed, secrets): refused and allowed are lists of
-    (what, name, args, expected content or None); secrets are texts no result may hold.
+    Returns (workdir, a file inside that holds the needle, refused, allowed, secrets): refused
+    is a list of (what, tool, args), allowed of (what, tool, args, the content expected or None);
+    secrets are texts no result may hold. Every file holds the same needle, so a grep that
+    goes where it must not finds something to leak.
     """
     root = ctx.tmp("path-escape-refused").resolve()
     tag = token(rng, 5)
@@ -356,18 +358,18 @@ def _escape_scene(ctx, rng):
          None),
     ]
     rng.shuffle(refused)
-    return workdir, needle, plain, refused, allowed, secrets
+    return workdir, plain, refused, allowed, secrets
 
 
 def test_path_escape_refused(ctx):
     """Every path that leaves the workdir - .., an absolute path, a directory whose name merely starts like the workdir's, a symlink or linked directory pointing out - is refused by read_file, list_dir and grep with an error result naming the path, and nothing outside is read; paths that stay inside (absolute, with .., through a link inside, a name starting with ..) work, and grep of the workdir skips links pointing out."""
     say = ctx.say
     rng = ctx.rng("path-escape-refused")
-    workdir, needle, plain, refused, allowed, secrets = _escape_scene(ctx, rng)
+    workdir, plain, refused, allowed, secrets = _escape_scene(ctx, rng)
     cases = [(what, name, args, None) for what, name, args in refused] + allowed
     ops = [call_op(f"call_{k}_{token(rng, 5)}", name, args) for k, (_, name, args, _) in enumerate(cases)]
     answers = run_ops(ctx, "path-escape-refused", workdir, ops)
-    for (what, name, args, expected), answer, op in zip(cases, answers, ops):
+    for (what, name, args, expected), answer in zip(cases, answers):
         call = f"{name}({json.dumps(args, ensure_ascii=False)})"
         if broke(answer):
             raise CheckFailed(say("path.raised", what=what, call=call, error=broke(answer)))
@@ -396,7 +398,7 @@ def test_path_escape_refused(ctx):
 
 # --------------------------------------------------------------------------- E4: bad calls
 
-def _bad_calls(rng, workdir, good_file: str, good_text: str):
+def _bad_calls(rng, good_file: str, good_text: str):
     """(what, op, the words the error must name or None for a good call, expected content)."""
     unknown = rng.choice(["delete_files", "summon", "write_all", "读取文件", "fetch_url"]) + "_" + token(rng, 4)
     wrong = rng.choice([7, 3.5, True, None, ["calc.py"], {"path": "calc.py"}])
@@ -430,7 +432,7 @@ def test_bad_args_become_result(ctx):
     workdir = ctx.workspace("bad-args-become-result").resolve()
     good_file, good_text = inputs.file_name(rng, (".txt",)), inputs.text_file(rng)
     write_files(workdir, {good_file: good_text})
-    cases = _bad_calls(rng, workdir, good_file, good_text)
+    cases = _bad_calls(rng, good_file, good_text)
     ops = []
     for k, (_, name, how, _, _) in enumerate(cases):
         ops.append(call_op(f"call_{token(rng, 6)}_{k}", name, how.get("args"), how.get("raw")))

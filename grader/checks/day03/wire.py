@@ -18,7 +18,6 @@ from grader.checkkit.fakeserver import FakeModelServer, RecordedRequest, SSEStre
 from .inputs import token, words
 
 ERROR = re.compile(r"^error \(([^)]*)\): (.*)$")
-FINISHED = re.compile(r"^\s*<- (\S+) (ok|failed)\b")
 TURN_TIMEOUT = 30
 
 
@@ -46,10 +45,6 @@ def text_reply(rng: random.Random, model: str, text: str):
 
 def error_lines(stderr: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in map(ERROR.match, stderr.split("\n")) if m]
-
-
-def finished_lines(stderr: str) -> list[tuple[str, str]]:
-    return [(m.group(1), m.group(2)) for m in map(FINISHED.match, stderr.split("\n")) if m]
 
 
 def provider_calls(message: object) -> list[tuple[object, object, object]]:
