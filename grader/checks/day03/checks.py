@@ -510,8 +510,10 @@ def test_list_and_grep(ctx):
     workdir = ctx.tmp("list-and-grep").resolve()
     files, top, nested, empty = _tree(rng)
     needle = "tok" + inputs.letters(rng, 7)
-    planted = rng.sample(sorted(files), k=min(len(files), rng.randint(2, 4)))
-    for path in planted:
+    below = sorted(path for path in files if path.startswith(top + "/"))
+    beside = sorted(path for path in files if not path.startswith(top + "/"))
+    planted = {rng.choice(below), rng.choice(beside), *rng.sample(sorted(files), k=rng.randint(0, 2))}
+    for path in sorted(planted):  # a match below the folder grep is sent to, and one beside it
         lines = files[path].split("\n")
         at = rng.randrange(len(lines))
         lines[at] = f"{words(rng, (1, 3))} {needle} {words(rng, (1, 3))}"

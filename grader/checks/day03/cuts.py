@@ -17,6 +17,7 @@ from itertools import combinations
 NUMBER = re.compile(r"\d[\d,_]*")
 SLACK_CHARS = 3
 SLACK_LINES = 1
+PROBE = 40  # characters of the start (or the end) that locate it in a result: too long to recur by chance
 
 
 @dataclass(frozen=True)
@@ -31,18 +32,34 @@ class Kept:
 
 
 def kept_of(text: str, result: str) -> Kept:
-    """How much of `text` starts and ends `result`, and the numbers `result` holds."""
-    head = 0
-    for a, b in zip(text, result):
-        if a != b:
-            break
-        head += 1
-    room = min(len(text), len(result)) - head
-    tail = 0
-    while tail < room and text[-1 - tail] == result[-1 - tail]:
-        tail += 1
+    """How much of `text`'s start and of its end `result` holds, and the numbers `result` holds.
+
+    The start and the end are looked for where they usually are (the result's own start
+    and end), and else anywhere in it, so a note put first or last is measured as well.
+    """
+    head = _kept_from_start(text, result)
+    tail = min(_kept_from_start(text[::-1], result[::-1]), len(text) - head)
     numbers = tuple(int(n.replace(",", "").replace("_", "")) for n in NUMBER.findall(result))
     return Kept(head, tail, numbers)
+
+
+def _kept_from_start(text: str, result: str) -> int:
+    """The longest run of `text`'s start that `result` holds: at its own start, or where the
+    first PROBE characters of `text` appear (after a note put first)."""
+    elsewhere = result.find(text[:PROBE]) if len(text) >= PROBE else -1
+    return max(_run(text, result, 0), _run(text, result, elsewhere))
+
+
+def _run(text: str, result: str, at: int) -> int:
+    """How many characters of `text`, from its start, `result` holds from position `at` on."""
+    if at < 0:
+        return 0
+    count = 0
+    for a, b in zip(text, result[at:]):
+        if a != b:
+            break
+        count += 1
+    return count
 
 
 def line_count(text: str) -> int:

@@ -107,6 +107,9 @@ def test_honest_notes_are_accepted_in_several_forms(seed):
     kept = f"\n(showing {head:,} + {tail:,} of {len(text):,} characters)\n"
     assert cuts.declares(text, text[:head] + kept + text[-tail:])
     assert cuts.declares(text, f"[{len(text) - tail} of {len(text)} characters cut]\n" + text[-tail:])
+    note = f"[{len(text) - head - tail} of {len(text)} characters cut from the middle]\n"
+    assert cuts.declares(text, note + text[:head] + "\n...\n" + text[-tail:])
+    assert cuts.declares(text, text[:head] + "\n...\n" + text[-tail:] + "\n" + note)
     lines = text.splitlines(keepends=True)
     shown = lines[:3] + [f"... {len(lines) - 5} of {len(lines)} lines left out ...\n"] + lines[-2:]
     assert cuts.declares(text, "".join(shown))
@@ -133,3 +136,19 @@ def test_kept_of_measures_start_and_end():
     kept = cuts.kept_of("abcdefghij", "abc[7 of 10 cut]j")
     assert (kept.head, kept.tail, kept.numbers) == (3, 1, (7, 10))
     assert cuts.kept_of("abc", "abc").kept == 3
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_part_never_kept_is_not_found_by_chance(seed):
+    """The generated texts repeat words; a note put first or last must not make the judge see
+    a start or an end the result does not hold (a head-only cut keeps no tail)."""
+    cuts, inputs = checks_module("cuts"), checks_module("inputs")
+    rng = random.Random(seed)
+    limit = rng.randint(200, 8000)
+    text = inputs.text_of_length(rng, limit * rng.randint(3, 25))
+    head_only = text[:limit - 50] + f"\n[... {len(text) - limit + 50} of {len(text)} characters cut]"
+    assert cuts.kept_of(text, head_only).tail <= cuts.SLACK_CHARS
+    assert cuts.declares(text, head_only)
+    tail_only = f"[{len(text) - limit + 50} of {len(text)} characters cut ...]\n" + text[-(limit - 50):]
+    assert cuts.kept_of(text, tail_only).head <= cuts.SLACK_CHARS
+    assert cuts.declares(text, tail_only)
