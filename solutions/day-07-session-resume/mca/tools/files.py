@@ -43,7 +43,7 @@ def grep(workdir: Path, args: dict) -> str:
         raise ToolError(f"bad regular expression: {exc}") from None
     start = resolve_inside(workdir, args.get("path", "."))
     matches: list[str] = []
-    for path in walk_files(start):
+    for path in walk_files(workdir, start):
         try:
             lines = path.read_text(encoding="utf-8").splitlines()
         except (UnicodeDecodeError, OSError):
@@ -56,14 +56,23 @@ def grep(workdir: Path, args: dict) -> str:
     return "\n".join(matches) if matches else "no matches"
 
 
-def walk_files(start: Path):
-    """Files under ``start`` in a stable order, skipping caches and hidden tool dirs."""
+def walk_files(workdir: Path, start: Path):
+    """Files under ``start`` in a stable order, skipping caches and hidden tool dirs.
+
+    A symlink inside the workdir may point out of it: each file found goes through
+    ``resolve_inside`` too, and one that lands outside is left out (os.walk does not
+    enter linked directories at all).
+    """
     if start.is_file():
         yield start
         return
     for root, dirs, files in os.walk(start):
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
         for name in sorted(files):
+            try:
+                resolve_inside(workdir, os.path.relpath(Path(root) / name, workdir))
+            except ToolError:
+                continue  # a link to something outside the workdir: not ours to read
             yield Path(root) / name
 
 

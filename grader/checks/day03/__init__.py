@@ -1,0 +1,1 @@
+"""Day 03 checks: read-only tools, the tool loop and honest truncation."""

@@ -1,0 +1,563 @@
+"""Day 03 checks: read-only tools and the tool loop - model, tools, model - and honest truncation.
+
+The contract is shared/days/day-03.md. How the checks get their inputs:
+
+* answers-from-file runs the lab's agent with the mock in a workspace whose calc.py and
+  one more file were generated for this run: the replies can only quote them if the
+  tool's result went back to the model;
+* every-call-answered and round-cap run the agent against the grader's fake model
+  server (wire.py), which plays tool calls drawn for this run (ids, tools, files) and
+  records every request: the history the agent sends after each round is compared
+  message by message, and a chain a real API would refuse is refused;
+* truncation-declared, tail-kept, path-escape-refused, bad-args-become-result,
+  read-tools-marked and list-and-grep call the lab's tools one call at a time through
+  the provided run_call in a child (harnesses/tools.py), with generated files, texts,
+  limits, escape paths and broken calls; the loop itself is not involved, so a mistake
+  in it cannot show up there.
+
+Student code runs only in children. Wording lives in messages.toml.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from grader.checkkit import CheckFailed
+from grader.checkkit.draws import CJK_WORDS
+from grader.checkkit.fakeserver import FakeModelServer
+
+from . import inputs
+from .cuts import declares, whole_lines
+from .inputs import token, words
+from .toolbox import broke, call_op, run_ops, tool_message, write_files
+from .wire import call_id, calls_reply, error_lines, last_user, model_name, provider_calls, serve, shape, text_reply
+
+PROMPT = "you > "
+DEFAULT_CAP = 8        # the loop's MAX_ROUNDS when the lab's loop.py does not say
+DEFAULT_LIMIT = 8000   # the registry's MAX_RESULT_CHARS when the lab's truncate.py does not say
+
+
+def _constant(ctx, relative: str, name: str, default: int) -> int:
+    """A module constant of the lab's provided code, read as text (the lab is never imported here)."""
+    try:
+        text = (ctx.lab / relative).read_text(encoding="utf-8")
+    except OSError:
+        return default
+    match = re.search(rf"^{name}\s*=\s*(\d+)", text, re.MULTILINE)
+    return int(match.group(1)) if match else default
+
+
+def _answers(stdout: str) -> list[str]:
+    return [part.strip() for part in stdout.split(PROMPT)[1:]]
+
+
+# --------------------------------------------------------------------------- E1: the loop
+
+def test_answers_from_file(ctx):
+    """With the mock, "what does divide do" and "read FILE" are answered from the files of this run's workspace: the replies quote divide's first and last line and count FILE's lines and definitions, after one tool round each."""
+    say = ctx.say
+    rng = ctx.rng("answers-from-file")
+    workspace = ctx.workspace("answers-from-file")
+    calc, define, last = inputs.calc_module(rng)
+    name = inputs.file_name(rng, (".py",))
+    module, names = inputs.python_module(rng)
+    write_files(workspace, {"calc.py": calc, name: module})
+    lines = ["what does divide do", f"read {name}"]
+    result = ctx.run_agent(cwd=workspace, input="".join(line + "\n" for line in lines) + "/exit\n")
+    ctx.expect_ok(result, say("agent.failed", command=result.short_command(), status=result.returncode))
+    expected = [f"I will read calc.py.\ndivide is `{define}` and it ends with `{last}`.",
+                f"I will read {name}.\n{name} has {len(module.splitlines())} lines and defines {', '.join(names)}."]
+    said = _answers(result.stdout)
+    for line, want, got in zip(lines, expected, said + [""] * len(lines)):
+        if got == want:
+            continue
+        if got == want.split("\n")[0]:
+            raise CheckFailed(say("file.stopped", line=line), expected=want, seen=got)
+        raise CheckFailed(say("file.not_quoted", line=line), expected=want, seen=got or "nothing")
+
+
+def test_every_call_answered(ctx):
+    """A reply with several tool calls (a repeated one among them): every call is run, and the next request carries one tool message per call, in the order of the calls, each with its call's id and its own result; after a reply without calls the turn ends."""
+    say = ctx.say
+    rng = ctx.rng("every-call-answered")
+    model = model_name(rng)
+    workspace = ctx.workspace("every-call-answered")
+    files = {inputs.file_name(rng): inputs.text_file(rng) for _ in range(rng.randint(2, 3))}
+    folder = rng.choice(CJK_WORDS) + "_" + token(rng, 4)
+    inner = {f"{folder}/{inputs.file_name(rng)}": inputs.text_file(rng, (1, 3)) for _ in range(rng.randint(1, 3))}
+    write_files(workspace, {**files, **inner})
+    calls = [("read_file", {"path": path}, text) for path, text in files.items()]
+    calls.append(("list_dir", {"path": folder}, "\n".join(sorted(p.split("/", 1)[1] for p in inner))))
+    rng.shuffle(calls)
+    again = rng.choice([c for c in calls if c[0] == "read_file"])
+    calls.insert(rng.randrange(calls.index(again) + 1, len(calls) + 1), again)  # the model asks twice
+    ids: list[str] = []
+    while len(ids) < len(calls):
+        new = call_id(rng)
+        if new not in ids:
+            ids.append(new)
+    if ids == sorted(ids):
+        ids.reverse()  # the order of the calls is never the order of their ids
+    final = words(rng)
+    script = [calls_reply(rng, model, [(i, n, a) for i, (n, a, _) in zip(ids, calls)]), text_reply(rng, model, final)]
+    result, requests, problems = serve(ctx, workspace, FakeModelServer(script, enforce_chain=True), model,
+                                       prompt=words(rng, (3, 6)))
+    asked = " then ".join(f"{n}({json.dumps(a, ensure_ascii=False)}) [{i}]" for i, (n, a, _) in zip(ids, calls))
+    if len(requests) < 2:
+        raise CheckFailed(say("calls.no_second", count=len(calls)), expected=asked, seen=ctx.evidence(result))
+    messages = requests[1].messages
+    at = next((k for k, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "assistant"), None)
+    if at is None or [c[0] for c in provider_calls(messages[at])] != ids:
+        raise CheckFailed(say("calls.assistant_lost"), expected=asked, seen=shape(messages))
+    answers = messages[at + 1:]
+    wanted = [(i, text) for i, (_, _, text) in zip(ids, calls)]
+    seen = [(m.get("tool_call_id"), m.get("content")) if isinstance(m, dict) and m.get("role") == "tool"
+            else (f"({m.get('role') if isinstance(m, dict) else '?'})", None) for m in answers]
+    if [i for i, _ in seen] != [i for i, _ in wanted]:
+        raise CheckFailed(say("calls.ids_wrong", count=len(calls)), expected=", ".join(i for i, _ in wanted),
+                          seen=", ".join(str(i) for i, _ in seen) or "no tool message")
+    for k, ((i, want), (_, got)) in enumerate(zip(wanted, seen)):
+        if got != want:
+            name, args, _ = calls[k]
+            call = f"{name}({json.dumps(args, ensure_ascii=False)})"
+            raise CheckFailed(say("calls.result_wrong", index=k + 1, id=i, call=call), expected=repr(want),
+                              seen=repr(got))
+    if len(requests) != 2 or problems or result.returncode != 0:
+        raise CheckFailed(say("calls.did_not_end", count=len(requests)),
+                          seen="; ".join(problems) or ctx.evidence(result))
+    if not result.stdout.rstrip("\n").endswith(final):
+        raise CheckFailed(say("calls.final_missing"), expected=final, seen=result.stdout[-200:])
+
+
+def test_round_cap(ctx):
+    """A model that never stops asking for tools: the turn ends after the loop's cap of rounds with one line saying so, every call of every round answered, and the REPL goes on with a history a real API accepts."""
+    say = ctx.say
+    rng = ctx.rng("round-cap")
+    cap = _constant(ctx, "mca/agent/loop.py", "MAX_ROUNDS", DEFAULT_CAP)
+    model = model_name(rng)
+    workspace = ctx.workspace("round-cap")
+    loop_line, next_line, final = words(rng, (3, 6)) + " 1", words(rng, (3, 6)) + " 2", words(rng)
+    made: list[str] = []
+    rounds_asked: list[int] = []
+    double = rng.randrange(cap)  # this round asks for two different tools at once
+    choices = [("list_dir", {"path": "."}), ("read_file", {"path": "calc.py"}), ("grep", {"pattern": "def "})]
+
+    def answer(request):
+        if last_user(request) != loop_line:
+            return text_reply(rng_reply, model, final)
+        rounds_asked.append(len(rounds_asked))
+        wanted = rng_reply.sample(choices, 2 if len(rounds_asked) - 1 == double else 1)
+        calls = []
+        for name, args in wanted:
+            made.append(f"{call_id(rng_reply)}_{len(made)}")
+            calls.append((made[-1], name, args))
+        return calls_reply(rng_reply, model, calls)
+
+    rng_reply = ctx.rng("round-cap/replies")
+    server = FakeModelServer(model=answer, enforce_chain=True)
+    result, requests, problems = serve(ctx, workspace, server, model, lines=[loop_line, next_line, "/exit"])
+    looping = [r for r in requests if last_user(r) == loop_line]
+    loop_errors = [text for where, text in error_lines(result.stderr) if where == "loop"]
+    if len(looping) != cap:
+        raise CheckFailed(say("cap.rounds", cap=cap, count=len(looping)), expected=f"{cap} requests",
+                          seen=f"{len(looping)} requests; " + ctx.evidence(result))
+    if len(loop_errors) != 1 or str(cap) not in loop_errors[0]:
+        raise CheckFailed(say("cap.no_line", cap=cap, count=len(loop_errors)),
+                          seen=" | ".join(loop_errors) or result.stderr[-300:])
+    after = [r for r in requests if last_user(r) == next_line]
+    if problems or not after:
+        raise CheckFailed(say("cap.chain_broken"), seen="; ".join(problems) or ctx.evidence(result))
+    messages = after[0].messages
+    users = [k for k, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "user"]
+    turn = messages[users[0] + 1:users[-1]] if len(users) >= 2 else []
+    seen_ids = [c[0] for m in turn if isinstance(m, dict) and m.get("role") == "assistant"
+                for c in provider_calls(m)]
+    rounds = [m for m in turn if isinstance(m, dict) and m.get("role") == "assistant"]
+    answered = [m.get("tool_call_id") for m in turn if isinstance(m, dict) and m.get("role") == "tool"]
+    if len(rounds) != cap or seen_ids != made or sorted(answered) != sorted(made):
+        raise CheckFailed(say("cap.history", cap=cap, calls=len(made)), expected=f"{cap} assistant messages; "
+                          f"{len(made)} tool messages", seen=shape(turn))
+    if result.returncode != 0 or final not in result.stdout:
+        raise CheckFailed(say("cap.repl_stopped", status=result.returncode), expected=final,
+                          seen=ctx.evidence(result))
+
+
+# --------------------------------------------------------------------------- E2: truncation
+
+def _limits_and_lengths(rng) -> list[tuple[int, int]]:
+    """(limit, length) pairs around the limit: under, at, one over, a little over, far over."""
+    pairs = []
+    for _ in range(2):
+        limit = rng.randint(200, 3000)
+        pairs += [(limit, limit - rng.randint(1, 9)), (limit, limit), (limit, limit + 1),
+                  (limit, limit + rng.randint(2, 40)), (limit, limit * rng.randint(3, 30) + rng.randint(0, 99))]
+    rng.shuffle(pairs)
+    return pairs
+
+
+def _big_file(ctx, rng, label: str, text: str):
+    """A workspace with one generated big file; (workdir, its name)."""
+    workdir = ctx.workspace(label)
+    name = inputs.file_name(rng, (".log", ".txt"))
+    write_files(workdir, {name: text})
+    return workdir.resolve(), name
+
+
+def _cut_problem(say, text: str, limit: int, cut: object, flag: object, what: str) -> CheckFailed | None:
+    """What is wrong with one truncate answer for `text` and `limit`, or None."""
+    if len(text) <= limit:
+        if cut != text or flag is not False:
+            return CheckFailed(say("cut.short_changed", what=what, length=len(text), limit=limit),
+                               expected=f"the text unchanged, False", seen=f"{len(str(cut))} characters, {flag!r}")
+        return None
+    if not isinstance(cut, str) or len(cut) > limit:
+        return CheckFailed(say("cut.too_long", what=what, length=len(text), limit=limit),
+                           expected=f"at most {limit} characters", seen=f"{len(str(cut))} characters")
+    if flag is not True:
+        return CheckFailed(say("cut.flag", what=what, length=len(text), limit=limit), expected="True", seen=repr(flag))
+    if not declares(text, cut):
+        return CheckFailed(say("cut.undeclared", what=what, length=len(text), limit=limit),
+                           expected=f"a note naming {len(text)} and how much of it is missing",
+                           seen=repr(_middle(text, cut)))
+    return None
+
+
+def _middle(text: str, cut: str) -> str:
+    """The part of a result that is not the original's start or end: where a note would be."""
+    from .cuts import kept_of
+    kept = kept_of(text, cut)
+    middle = cut[kept.head:len(cut) - kept.tail] if kept.head + kept.tail <= len(cut) else ""
+    return middle or f"(nothing between {kept.head} characters of the start and {kept.tail} of the end)"
+
+
+def test_truncation_declared(ctx):
+    """A result longer than the limit is cut to at most the limit and says how much was cut of how much (a generated 200 KB file read through the registry, and texts just under, at, just over and far over random limits); a result that fits comes back unchanged."""
+    say = ctx.say
+    rng = ctx.rng("truncation-declared")
+    pairs = _limits_and_lengths(rng)
+    texts = [inputs.text_of_length(rng, length) for _, length in pairs]
+    big = inputs.text_of_length(rng, 200_000 + rng.randint(0, 5000))
+    workdir, name = _big_file(ctx, rng, "truncation-declared", big)
+    ops = [{"op": "truncate", "text": text, "limit": limit} for text, (limit, _) in zip(texts, pairs)]
+    ops.append(call_op("call_big_" + token(rng, 6), "read_file", {"path": name}))
+    answers = run_ops(ctx, "truncation-declared", workdir, ops)
+    for text, (limit, _), answer in zip(texts, pairs, answers):
+        what = say("cut.direct", length=len(text), limit=limit)
+        if broke(answer) or "shape" in answer:
+            raise CheckFailed(say("cut.raised", what=what, error=broke(answer) or answer["shape"]))
+        problem = _cut_problem(say, text, limit, answer.get("text"), answer.get("truncated"), what)
+        if problem:
+            raise problem
+    limit = _constant(ctx, "mca/tools/truncate.py", "MAX_RESULT_CHARS", DEFAULT_LIMIT)
+    answer = answers[-1]
+    what = say("cut.file", name=name, length=len(big))
+    message, why = tool_message(answer) if not broke(answer) else (None, broke(answer))
+    if message is None:
+        raise CheckFailed(say("cut.raised", what=what, error=why))
+    if str(message.get("content")).startswith("error:"):
+        raise CheckFailed(say("cut.refused", what=what), seen=str(message.get("content"))[:200])
+    problem = _cut_problem(say, big, limit, message.get("content"), (answer.get("finished") or {}).get("truncated"),
+                           what)
+    if problem:
+        raise problem
+
+
+def test_tail_kept(ctx):
+    """A long output cut to the limit keeps both ends: its first line and its last line (an error message) are whole lines of the result (generated logs cut at random limits, and a 200 KB log read through the registry)."""
+    say = ctx.say
+    rng = ctx.rng("tail-kept")
+    cases = []
+    for _ in range(3):
+        limit = rng.randint(200, 3000)
+        for size in (limit + rng.randint(1, 30), limit * rng.randint(2, 40)):
+            cases.append((limit, *inputs.long_output(rng, size)))
+    big, first, last = inputs.long_output(rng, 200_000 + rng.randint(0, 5000))
+    workdir, name = _big_file(ctx, rng, "tail-kept", big)
+    ops = [{"op": "truncate", "text": text, "limit": limit} for limit, text, _, _ in cases]
+    ops.append(call_op("call_log_" + token(rng, 6), "read_file", {"path": name}))
+    answers = run_ops(ctx, "tail-kept", workdir, ops)
+    results = []
+    for (limit, text, first_, last_), answer in zip(cases, answers):
+        what = say("cut.direct", length=len(text), limit=limit)
+        if broke(answer) or "shape" in answer:
+            raise CheckFailed(say("cut.raised", what=what, error=broke(answer) or answer["shape"]))
+        results.append((what, text, answer.get("text"), first_, last_))
+    what = say("cut.file", name=name, length=len(big))
+    message, why = tool_message(answers[-1]) if not broke(answers[-1]) else (None, broke(answers[-1]))
+    if message is None:
+        raise CheckFailed(say("cut.raised", what=what, error=why))
+    if str(message.get("content")).startswith("error:"):
+        raise CheckFailed(say("cut.refused", what=what), seen=str(message.get("content"))[:200])
+    results.append((what, big, message.get("content"), first, last))
+    for what, text, cut, first_, last_ in results:
+        lines = whole_lines(cut) if isinstance(cut, str) else []
+        if last_ not in lines:
+            raise CheckFailed(say("tail.lost", what=what), expected=repr(last_),
+                              seen=repr(cut[-120:]) if isinstance(cut, str) else repr(cut))
+        if first_ not in lines:
+            raise CheckFailed(say("tail.head_lost", what=what), expected=repr(first_),
+                              seen=repr(cut[:120]) if isinstance(cut, str) else repr(cut))
+
+
+# --------------------------------------------------------------------------- E3: paths
+
+def _escape_scene(ctx, rng):
+    """A workdir with files and links inside, and secrets beside it and elsewhere; the calls to make.
+
+    Returns (workdir, a file inside that holds the needle, refused, allowed, secrets): refused
+    is a list of (what, tool, args), allowed of (what, tool, args, the content expected or None);
+    secrets are texts no result may hold. Every file holds the same needle, so a grep that
+    goes where it must not finds something to leak.
+    """
+    root = ctx.tmp("path-escape-refused").resolve()
+    tag = token(rng, 5)
+    workdir = root / f"ws{rng.choice(CJK_WORDS)}"
+    sibling = root / (workdir.name + "-" + tag)          # shares the workdir's name as a prefix
+    elsewhere = root / f"outside_{rng.choice(CJK_WORDS)}_{tag}"
+    needle = "needle" + inputs.letters(rng, 6)
+    secrets = [f"SECRET {inputs.letters(rng, 10)} {rng.choice(CJK_WORDS)}" for _ in range(2)]
+    inside = {inputs.file_name(rng, (".txt",)): f"{needle} {words(rng)}\n{words(rng)}\n",
+              f"sub_{tag}/{inputs.file_name(rng, ('.md',))}": words(rng) + "\n",
+              f"..{inputs.letters(rng, 4)}_notes.txt": words(rng) + "\n"}
+    write_files(workdir, inside)
+    write_files(sibling, {"secret.txt": f"{needle} {secrets[0]}\n"})
+    write_files(elsewhere, {"secret.txt": f"{needle} {secrets[1]}\n"})
+    plain, deep, dotted = list(inside)
+    link_in, link_out, dir_out = f"link_{tag}", f"peek_{inputs.letters(rng, 4)}", f"door_{inputs.letters(rng, 4)}"
+    os.symlink(workdir / plain, workdir / link_in)
+    os.symlink(elsewhere / "secret.txt", workdir / link_out)
+    os.symlink(elsewhere, workdir / dir_out)
+    os.symlink(sibling / "secret.txt", workdir / deep.split("/")[0] / "deep_link.txt")
+    sub = deep.split("/")[0]
+    refused = [
+        ("a path with ..", "read_file", {"path": f"../{elsewhere.name}/secret.txt"}),
+        ("a path that climbs out from a subdirectory", "read_file", {"path": f"{sub}/../../{sibling.name}/secret.txt"}),
+        ("an absolute path outside", "read_file", {"path": str(elsewhere / "secret.txt")}),
+        ("an absolute path into a directory whose name starts like the workdir's", "read_file",
+         {"path": str(sibling / "secret.txt")}),
+        ("a symlink inside the workdir that points out", "read_file", {"path": link_out}),
+        ("a file under a linked directory that points out", "read_file", {"path": f"{dir_out}/secret.txt"}),
+        ("a symlink in a subdirectory that points out", "read_file", {"path": f"{sub}/deep_link.txt"}),
+        ("list_dir on ..", "list_dir", {"path": ".."}),
+        ("list_dir through a linked directory that points out", "list_dir", {"path": dir_out}),
+        ("list_dir on an absolute path outside", "list_dir", {"path": str(root)}),
+        ("grep in ..", "grep", {"pattern": needle, "path": ".."}),
+        ("grep through a linked directory that points out", "grep", {"pattern": needle, "path": dir_out}),
+        ("grep of a symlink that points out", "grep", {"pattern": needle, "path": link_out}),
+    ]
+    allowed = [
+        ("an absolute path inside the workdir", "read_file", {"path": str(workdir / plain)}, inside[plain]),
+        ("a path with .. that stays inside", "read_file", {"path": f"{sub}/../{plain}"}, inside[plain]),
+        ("a file whose name starts with ..", "read_file", {"path": dotted}, inside[dotted]),
+        ("a symlink that points inside", "read_file", {"path": link_in}, inside[plain]),
+        ("./ and a subdirectory", "read_file", {"path": f"./{deep}"}, inside[deep]),
+        ("list_dir on sub/..", "list_dir", {"path": f"{sub}/.."}, None),
+        ("grep of the whole workdir, links pointing out among its files", "grep", {"pattern": needle, "path": "."},
+         None),
+    ]
+    rng.shuffle(refused)
+    return workdir, plain, refused, allowed, secrets
+
+
+def test_path_escape_refused(ctx):
+    """Every path that leaves the workdir - .., an absolute path, a directory whose name merely starts like the workdir's, a symlink or linked directory pointing out - is refused by read_file, list_dir and grep with an error result naming the path, and nothing outside is read; paths that stay inside (absolute, with .., through a link inside, a name starting with ..) work, and grep of the workdir skips links pointing out."""
+    say = ctx.say
+    rng = ctx.rng("path-escape-refused")
+    workdir, plain, refused, allowed, secrets = _escape_scene(ctx, rng)
+    cases = [(what, name, args, None) for what, name, args in refused] + allowed
+    ops = [call_op(f"call_{k}_{token(rng, 5)}", name, args) for k, (_, name, args, _) in enumerate(cases)]
+    answers = run_ops(ctx, "path-escape-refused", workdir, ops)
+    for (what, name, args, expected), answer in zip(cases, answers):
+        call = f"{name}({json.dumps(args, ensure_ascii=False)})"
+        if broke(answer):
+            raise CheckFailed(say("path.raised", what=what, call=call, error=broke(answer)))
+        message, why = tool_message(answer)
+        content = message.get("content") if message else None
+        if not isinstance(content, str):
+            raise CheckFailed(say("path.no_result", what=what, call=call, why=why or "no content"))
+        leaked = [s for s in secrets if s in content]
+        if leaked:
+            raise CheckFailed(say("path.leaked", what=what, call=call), expected="no text from outside the workdir",
+                              seen=repr(content[:200]))
+        refusal = content.startswith("error:")
+        if any(args is a for _, _, a in refused):
+            if not refusal or args["path"] not in content:
+                raise CheckFailed(say("path.not_refused", what=what, call=call),
+                                  expected=f"error: ... {args['path']} ...", seen=repr(content[:200]))
+            continue
+        if refusal:
+            raise CheckFailed(say("path.refused_inside", what=what, call=call), seen=repr(content[:200]))
+        if expected is not None and content != expected:
+            raise CheckFailed(say("path.wrong_content", what=what, call=call), expected=repr(expected),
+                              seen=repr(content[:200]))
+        if name == "grep" and not any(line.startswith(plain + ":") for line in content.split("\n")):
+            raise CheckFailed(say("path.grep_lost", what=what, call=call, name=plain), seen=repr(content[:200]))
+
+
+# --------------------------------------------------------------------------- E4: bad calls
+
+def _bad_calls(rng, good_file: str, good_text: str):
+    """(what, op, the words the error must name or None for a good call, expected content)."""
+    unknown = rng.choice(["delete_files", "summon", "write_all", "读取文件", "fetch_url"]) + "_" + token(rng, 4)
+    wrong = rng.choice([7, 3.5, True, None, ["calc.py"], {"path": "calc.py"}])
+    wrong_pattern = rng.choice([5, False, ["def"], None])
+    broken = rng.choice(['{"path": "calc.py"', '{"path": calc.py}', "{'path': 'calc.py'}", '{"path": "calc.py",}',
+                         '[{"path"'])
+    cases = [
+        ("arguments that are not valid JSON", "read_file", {"raw": broken}, ["JSON"]),
+        ("read_file without its path", "read_file", {"args": {}}, ["path"]),
+        ("grep without its pattern", "grep", {"args": {"path": "."}}, ["pattern"]),
+        (f"read_file with a path of {json.dumps(wrong)}", "read_file", {"args": {"path": wrong}}, ["path"]),
+        (f"grep with a pattern of {json.dumps(wrong_pattern)}", "grep", {"args": {"pattern": wrong_pattern}},
+         ["pattern"]),
+        (f"list_dir with a path of {json.dumps(wrong)}", "list_dir", {"args": {"path": wrong}}, ["path"]),
+        (f"a tool that does not exist ({unknown})", unknown, {"args": {"path": good_file}}, [unknown]),
+    ]
+    goods = [
+        ("a good read_file among them", "read_file", {"args": {"path": good_file}}, None, good_text),
+        ("list_dir without its optional path", "list_dir", {"args": {}}, None, None),
+        ("grep without its optional path", "grep", {"args": {"pattern": re.escape(good_text.split()[0])}}, None, None),
+    ]
+    cases = [(*c, None) for c in cases] + goods
+    rng.shuffle(cases)
+    return cases
+
+
+def test_bad_args_become_result(ctx):
+    """Broken calls - arguments that are not JSON, a missing argument, an argument of the wrong type, a tool that does not exist - each come back as an `error:` result naming what was wrong, never an exception, and a good call among them still runs."""
+    say = ctx.say
+    rng = ctx.rng("bad-args-become-result")
+    workdir = ctx.workspace("bad-args-become-result").resolve()
+    good_file, good_text = inputs.file_name(rng, (".txt",)), inputs.text_file(rng)
+    write_files(workdir, {good_file: good_text})
+    cases = _bad_calls(rng, good_file, good_text)
+    ops = []
+    for k, (_, name, how, _, _) in enumerate(cases):
+        ops.append(call_op(f"call_{token(rng, 6)}_{k}", name, how.get("args"), how.get("raw")))
+    answers = run_ops(ctx, "bad-args-become-result", workdir, ops)
+    for (what, name, how, names, expected), answer, op in zip(cases, answers, ops):
+        if broke(answer):
+            raise CheckFailed(say("args.raised", what=what, error=broke(answer)))
+        message, why = tool_message(answer)
+        if message is None or message.get("tool_call_id") != op["id"] or message.get("role") != "tool":
+            raise CheckFailed(say("args.no_message", what=what, why=why or json.dumps(message, ensure_ascii=False)))
+        content = message.get("content")
+        ok = (answer.get("finished") or {}).get("ok")
+        if names is None:
+            if not isinstance(content, str) or content.startswith("error:") or ok is not True:
+                raise CheckFailed(say("args.good_refused", what=what), seen=repr(content)[:200])
+            if expected is not None and content != expected:
+                raise CheckFailed(say("args.good_wrong", what=what), expected=repr(expected), seen=repr(content))
+            continue
+        if not isinstance(content, str) or not content.startswith("error:") or ok is not False:
+            raise CheckFailed(say("args.not_error", what=what), expected="error: ... (ok False)",
+                              seen=f"{content!r}"[:200] + f" (ok {ok})")
+        missing = [n for n in names if not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", content)]
+        if missing:
+            raise CheckFailed(say("args.unnamed", what=what, name=missing[0]), seen=repr(content)[:200])
+
+
+# --------------------------------------------------------------------------- provided: the tools
+
+READ_TOOLS = ("read_file", "list_dir", "grep")
+
+
+def test_read_tools_marked(ctx):
+    """The registry offers read_file, list_dir and grep, each marked read_only (the flag day 5's gate trusts), with a schema naming its parameters; a name it does not know is not read-only."""
+    say = ctx.say
+    workdir = ctx.workspace("read-tools-marked").resolve()
+    answer = run_ops(ctx, "read-tools-marked", workdir, [{"op": "tools"}])[0]
+    if broke(answer):
+        raise CheckFailed(say("marked.raised", error=broke(answer)))
+    names = answer.get("names") or []
+    if sorted(names) != sorted(READ_TOOLS):
+        raise CheckFailed(say("marked.names"), expected=", ".join(READ_TOOLS), seen=", ".join(map(str, names)))
+    for name in READ_TOOLS:
+        if answer["marked"].get(name) is not True or answer["asked"].get(name) is not True:
+            raise CheckFailed(say("marked.not_marked", name=name),
+                              seen=f"read_only={answer['marked'].get(name)!r}, "
+                                   f"is_read_only={answer['asked'].get(name)!r}")
+    if answer.get("unknown") is not False:
+        raise CheckFailed(say("marked.unknown"), seen=repr(answer.get("unknown")))
+    schemas = {s.get("name"): s for s in answer.get("schemas") or [] if isinstance(s, dict)}
+    needs = {"read_file": ["path"], "list_dir": [], "grep": ["pattern"]}
+    for name, required in needs.items():
+        parameters = (schemas.get(name) or {}).get("parameters") or {}
+        if parameters.get("type") != "object" or sorted(parameters.get("required", [])) != required \
+                or "path" not in (parameters.get("properties") or {}):
+            raise CheckFailed(say("marked.schema", name=name, required=", ".join(required) or "nothing"),
+                              seen=json.dumps(parameters, ensure_ascii=False)[:200])
+
+
+def _tree(rng):
+    """Files at the top and in two levels of folders, an empty folder, and folders grep skips."""
+    top = rng.choice(CJK_WORDS) + "_" + token(rng, 3)
+    nested = f"{top}/{inputs.letters(rng, 4)}"
+    empty = "empty_" + token(rng, 4)
+    files = {}
+    for folder in ("", top, nested):
+        for _ in range(rng.randint(1, 3)):
+            files[(folder + "/" if folder else "") + inputs.file_name(rng)] = inputs.text_file(rng, (2, 6))
+    return files, top, nested, empty
+
+
+def test_list_and_grep(ctx):
+    """list_dir shows exactly the names in a generated folder (folders with a trailing /, an empty folder said so), and grep finds exactly the lines that match, as path:line: text, in every file below the path but none in .git or __pycache__, or says there are no matches."""
+    say = ctx.say
+    rng = ctx.rng("list-and-grep")
+    workdir = ctx.tmp("list-and-grep").resolve()
+    files, top, nested, empty = _tree(rng)
+    needle = "tok" + inputs.letters(rng, 7)
+    below = sorted(path for path in files if path.startswith(top + "/"))
+    beside = sorted(path for path in files if not path.startswith(top + "/"))
+    planted = {rng.choice(below), rng.choice(beside), *rng.sample(sorted(files), k=rng.randint(0, 2))}
+    for path in sorted(planted):  # a match below the folder grep is sent to, and one beside it
+        lines = files[path].split("\n")
+        at = rng.randrange(len(lines))
+        lines[at] = f"{words(rng, (1, 3))} {needle} {words(rng, (1, 3))}"
+        files[path] = "\n".join(lines)
+    hidden = {f".git/{needle}.txt": f"{needle}\n", f"__pycache__/{needle}.txt": f"{needle}\n"}
+    write_files(workdir, {**files, **hidden})
+    (workdir / empty).mkdir()
+
+    def listing(folder: str) -> str:
+        prefix = folder + "/" if folder else ""
+        names = set()
+        for path in [*files, *(hidden if not folder else {})]:
+            if path.startswith(prefix):
+                rest = path[len(prefix):]
+                names.add(rest.split("/", 1)[0] + ("/" if "/" in rest else ""))
+        if not folder:
+            names.add(empty + "/")
+        return "\n".join(sorted(names))
+
+    def matches(folder: str) -> set[str]:
+        prefix = folder + "/" if folder else ""
+        return {f"{path}:{n}: {line}" for path, text in files.items() if path.startswith(prefix)
+                for n, line in enumerate(text.splitlines(), 1) if needle in line}
+
+    absent = "zz" + inputs.letters(rng, 9)
+    ops = [{"op": "tool", "name": name, "args": args} for name, args in (
+        ("list_dir", {}), ("list_dir", {"path": top}), ("list_dir", {"path": empty}), ("grep", {"pattern": needle}),
+        ("grep", {"pattern": needle, "path": top}), ("grep", {"pattern": absent}))]
+    answers = run_ops(ctx, "list-and-grep", workdir, ops)
+    contents = []
+    for op, answer in zip(ops, answers):
+        if broke(answer):
+            raise CheckFailed(say("list.raised", call=f"{op['name']}({json.dumps(op['args'], ensure_ascii=False)})",
+                                  error=broke(answer)))
+        contents.append(answer.get("text"))
+    for path, content in (("", contents[0]), (top, contents[1])):
+        if content != listing(path):
+            raise CheckFailed(say("list.wrong", path=path or "."), expected=listing(path), seen=str(content))
+    if contents[2] != "(empty directory)":
+        raise CheckFailed(say("list.empty", path=empty), expected="(empty directory)", seen=str(contents[2]))
+    for path, content in (("", contents[3]), (top, contents[4])):
+        seen = set(str(content).split("\n"))
+        if seen != matches(path):
+            raise CheckFailed(say("grep.wrong", path=path or ".", pattern=needle),
+                              expected=" | ".join(sorted(matches(path))), seen=" | ".join(sorted(seen)))
+    if contents[5] != "no matches":
+        raise CheckFailed(say("grep.none", pattern=absent), expected="no matches", seen=str(contents[5]))
