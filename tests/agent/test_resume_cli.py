@@ -101,6 +101,7 @@ def test_a_piece_that_names_no_session_or_several_is_refused_with_exit_2(project
 def test_a_refused_piece_creates_no_sessions_dir(tmp_path):
     done = mca(tmp_path, "--sessions-dir", "store", "--resume", "5aa3")
     assert done.returncode == 2 and "there are no sessions there" in done.stderr, done.stderr
+    assert "To start a session with '5aa3' as the prompt: python -m mca -- 5aa3" in done.stderr
     assert not (tmp_path / "store").exists()
 
 

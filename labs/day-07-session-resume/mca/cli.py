@@ -134,15 +134,18 @@ def resume_target(args: argparse.Namespace, sessions_dir: Path) -> tuple[str | N
     """The session --resume names (None: the latest) and the prompt, refusing a piece
     of an id that names no session or several (NoSuchSession, exit status 2) before
     anything is created."""
-    piece, prompt = split_resume(args.resume, args.prompt, session_ids(sessions_dir))
+    ids = session_ids(sessions_dir)
+    piece, prompt = split_resume(args.resume, args.prompt, ids)
     if piece is None:
         return None, prompt
     try:
         return pick_session(sessions_dir, piece), prompt
     except NoSuchSession as exc:
         typed = " ".join([piece, *args.prompt])
-        raise NoSuchSession(f"{exc}. To send {typed!r} to the latest session as a prompt: "
-                            f"python -m mca --resume -- {shlex.quote(typed)}", exc.matches) from None
+        instead = (f"To send {typed!r} to the latest session as a prompt: python -m mca --resume -- "
+                   f"{shlex.quote(typed)}" if ids else
+                   f"To start a session with {typed!r} as the prompt: python -m mca -- {shlex.quote(typed)}")
+        raise NoSuchSession(f"{exc}. {instead}", exc.matches) from None
 
 
 def run_agent(args: argparse.Namespace) -> int:
