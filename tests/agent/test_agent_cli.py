@@ -59,6 +59,23 @@ def test_split_resume_tells_an_id_from_a_prompt(resume, prompt, expected):
     assert split_resume(resume, prompt) == expected
 
 
+KNOWN = ["s-20261130-090000-e881", "s-20261129-103359-5ab3", "s-20261129-103359-5aa3"]
+
+
+@pytest.mark.parametrize("resume, expected", [
+    ("5aa3", ("5aa3", "")),                 # 4 hex digits: an id's random end, known or not
+    ("beef", ("beef", "")),
+    ("090000-e881", ("090000-e881", "")),   # the end of exactly one id
+    ("103359", (None, "103359")),           # in the middle of ids, not at an end: a prompt
+    ("881", ("881", "")),                   # a short end of exactly one id
+    ("3", (None, "3")),                     # a short end of several: a prompt
+    ("fix", (None, "fix")),
+    ("5aa3 is my prompt", (None, "5aa3 is my prompt")),
+])
+def test_split_resume_takes_a_piece_of_an_id_as_an_id(resume, expected):
+    assert split_resume(resume, [], KNOWN) == expected
+
+
 def test_subcommands_are_found_after_a_leading_sessions_dir():
     assert subcommand_argv(["--sessions-dir", "d", "log", "inspect", "X"]) == ["log", "inspect", "X", "--sessions-dir", "d"]
     assert subcommand_argv(["fork", "X", "8"]) == ["fork", "X", "8"]

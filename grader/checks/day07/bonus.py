@@ -70,13 +70,14 @@ def test_damaged_then_continue(ctx):
                           seen=ctx.evidence(first))
     if not re.search(rf"\bline {torn.stopped_at}\b", said(first)):
         raise CheckFailed(say("bonus.damaged_silent", line=torn.stopped_at, said=said(first)[:300]))
+    point = max(seq for seq in torn.source.fork_points if seq < torn.stopped_at)
     if after_first.get(damaged) != torn.data:
-        raise CheckFailed(say("bonus.damaged_changed"))
+        raise _changed(ctx, "bonus.damaged_changed", torn.data, after_first.get(damaged), point, reader=True,
+                       torn=True)
     made = [path for path in after_first if path != damaged]
     if len(made) != 1:
         raise CheckFailed(say("bonus.damaged_no_fork", made=names(made)))
     recovery, kept = made[0], after_first[made[0]]
-    point = max(seq for seq in torn.source.fork_points if seq < torn.stopped_at)
     lines = parse_lines(kept)
     _expect_recovery_at(ctx, lines, point, torn.data, "bonus.damaged_point")
     # What the model was sent: the history up to the fork point, once, then "hi".
@@ -99,8 +100,9 @@ def test_damaged_then_continue(ctx):
         if second_requests else say("resume.no_request")
     if why:
         raise CheckFailed(say("bonus.damaged_history", prompt="hi again", why=why))
-    if damaged.read_bytes() != torn.data:
-        raise CheckFailed(say("bonus.damaged_changed"))
+    if not damaged.is_file() or damaged.read_bytes() != torn.data:
+        raise _changed(ctx, "bonus.damaged_changed", torn.data, damaged.read_bytes() if damaged.is_file() else None,
+                       point, reader=True, torn=True)
 
 
 def test_dangling_tool_call(ctx):
@@ -116,8 +118,8 @@ def test_dangling_tool_call(ctx):
     if result.returncode != 0:
         raise CheckFailed(say("bonus.dangling_failed", command=result.short_command(), status=result.returncode),
                           seen=ctx.evidence(result))
-    if log.read_bytes() != before:
-        raise CheckFailed(say("bonus.dangling_changed"))
+    if not log.is_file() or log.read_bytes() != before:
+        raise _changed(ctx, "bonus.dangling_changed", before, log.read_bytes() if log.is_file() else None, 2)
     made = new_logs(killed.sessions, {log})
     if len(made) != 1:
         raise CheckFailed(say("bonus.dangling_no_fork", made=names(made)))
@@ -250,8 +252,10 @@ def test_missing_line(ctx):
                           seen=ctx.evidence(result))
     if not re.search(rf"\bline {gone}\b", said(result)):
         raise CheckFailed(say("bonus.missing_silent", line=gone, said=said(result)[:300]))
-    if path.read_bytes() != data:
-        raise CheckFailed(say("bonus.missing_changed"))
+    point = max(seq for seq in log.fork_points if seq < gone)
+    if not path.is_file() or path.read_bytes() != data:
+        raise _changed(ctx, "bonus.missing_changed", data, path.read_bytes() if path.is_file() else None, point,
+                       reader=True)
     made = new_logs(sessions, {path})
     if len(made) != 1:
         raise CheckFailed(say("bonus.missing_no_fork", made=names(made)))
@@ -259,7 +263,46 @@ def test_missing_line(ctx):
     problem = chain_problem([line.message for line in lines if line.message])
     if problem:
         raise CheckFailed(say("bonus.missing_chain", problem=problem))
-    _expect_recovery_at(ctx, lines, max(seq for seq in log.fork_points if seq < gone), data, "bonus.missing_point")
+    _expect_recovery_at(ctx, lines, point, data, "bonus.missing_point")
+
+
+def _changed(ctx, key: str, before: bytes, after: bytes | None, point: int, *, reader: bool = False,
+             torn: bool = False) -> CheckFailed:
+    """A resume changed the file it was to leave alone: say how (gone, shrank, grew,
+    rewritten) and, from the shape of the change, whose code did it. During a resume
+    only two exercise points open that file: read_events (E3, when the check rests on
+    it: `reader`) reads it, and fork (E5) copies the recovery fork's prefix from it.
+    `point` is the seq the recovery fork starts from; `torn`: the file ends in a torn line."""
+    say = ctx.say
+    lines = [line.raw for line in parse_lines(before)]
+    unsure = "bonus.who_either" if reader else "bonus.who_fork"
+    if after is None:
+        how, who = say("bonus.changed_gone"), say("bonus.who_fork")
+    elif len(after) < len(before) and before.startswith(after):
+        how = say("bonus.changed_shrank", before=len(before), after=len(after), lines=after.count(b"\n"),
+                  total=len(lines))
+        if after == b"".join(lines[:point]):
+            who = say("bonus.who_fork_cut", point=point)
+        elif torn and after == before[:before.rfind(b"\n") + 1]:
+            who = say("bonus.who_reader_cut")
+        else:
+            who = say(unsure)
+    elif len(after) > len(before) and after.startswith(before):
+        added = after[len(before):]
+        count = added.count(b"\n")
+        how = say("bonus.changed_grew", before=len(before), after=len(after),
+                  added="a newline" if added == b"\n" else f"{count} line{'s' if count != 1 else ''}")
+        who = say("bonus.who_fork_grew")
+    else:
+        differs = next((n for n, (a, b) in enumerate(zip(lines, [line.raw for line in parse_lines(after)]), 1) if a != b),
+                       min(len(lines), after.count(b"\n")) + 1)
+        how = say("bonus.changed_rewritten", before=len(before), after=len(after), line=differs)
+        rest = parse_lines(after[len(b"".join(lines[:point])):]) if after.startswith(b"".join(lines[:point])) else []
+        if len(rest) == 1 and rest[0].data and rest[0].data.get("type") == "fork":
+            who = say("bonus.who_fork_same_file", point=point)
+        else:
+            who = say(unsure)
+    return CheckFailed(say(key, how=how, who=who))
 
 
 def _expect_recovery_at(ctx, lines, point: int, parent: bytes, key: str) -> None:

@@ -71,9 +71,9 @@ class Chat:
         self.log, self.session_id = resumed.log, resumed.session_id
         self.recorder = SessionRecorder(resumed.log)
         self.history = list(resumed.messages)
+        for note in resumed.notes:  # why first (where the log stopped, which fork), then where the work goes on
+            self.screen.status(note)
         self.screen.status(f"resumed {resumed.session_id}: {resumed.replayed} messages restored")
-        for note in resumed.notes:
-            self.screen.status(f"  {note}")
         self.use_config(resumed.config)
         return resumed
 

@@ -2,6 +2,8 @@
 
     python -m mca [PROMPT]                 one turn (or, without PROMPT, the REPL)
     python -m mca --resume [ID] [PROMPT]   continue the latest session, or ID
+                                           (a piece of one will do: its last 4 hex digits)
+    python -m mca --resume -- PROMPT       the latest session, PROMPT even if it looks like an id
     python -m mca --list                   sessions, newest first
     python -m mca log inspect ID [--json]  what a session's log holds
     python -m mca fork ID N                branch a session at event N; prints the new id
@@ -14,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -23,8 +27,7 @@ from .gateway import describe, gateway_config, make_gateway
 from .repl import format_session, run_repl
 from .screen import Screen
 from .session import SessionError
-from .session.ids import SESSION_ID_PATTERN
-from .session.resume import ResumeError, list_sessions
+from .session.resume import NoSuchSession, ResumeError, list_sessions, pick_session, session_ids
 from .tools.approval import Approver, load_rules, terminal_asker
 from .tools.registry import default_tools
 
@@ -42,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
         # A student's TODO stub: one line that says so, never a traceback.
         print(not_implemented(exc), file=sys.stderr)
         return 1
+    except NoSuchSession as exc:  # a piece of an id that names no session, or several: bad usage
+        print(f"mca: {exc}", file=sys.stderr)
+        return 2
     except (UserError, ResumeError, SessionError) as exc:
         print(f"mca: {exc}", file=sys.stderr)
         return 1
@@ -81,7 +87,10 @@ def agent_parser() -> argparse.ArgumentParser:
         epilog="Other commands: log inspect ID [--json], fork ID N, demo crash.")
     parser.add_argument("prompt", nargs="*", help="a request: run one turn and exit (none: start the REPL)")
     parser.add_argument("--resume", nargs="?", const="", metavar="ID",
-                        help="continue the latest session, or ID (--resume \"fix it\" resumes the latest)")
+                        help="continue the latest session, or ID; a piece of an id that names one session "
+                             "will do (its last 4 hex digits, a prefix). A prompt follows: --resume ID \"fix it\"; "
+                             "--resume \"fix it\" continues the latest; a prompt that looks like an id goes "
+                             "after --: --resume -- 5aa3")
     add_sessions_dir(parser)
     parser.add_argument("--workdir", metavar="DIR", help="the project the tools work in")
     parser.add_argument("--yes", action="store_true", help="approve every tool call that would ask")
@@ -91,19 +100,52 @@ def agent_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def split_resume(resume: str | None, prompt: list[str]) -> tuple[str | None, str]:
+def split_resume(resume: str | None, prompt: list[str], ids: list[str] | tuple[str, ...] = ()
+                 ) -> tuple[str | None, str]:
     """Tell ``--resume ID PROMPT`` from ``--resume PROMPT`` (argparse cannot).
 
-    With two values the first is the id. A single value is the id only if it looks
-    like an attempt at one: ``s-...``, or a path; ``--resume "fix it"`` is a prompt
-    for the latest session. Ids are checked later, so ``--resume ../x`` is refused.
+    ``ids`` are the sessions there are. With two values the first is the id. A single
+    value is the id if it looks like an id or a piece of one: ``s-...``, a path, four
+    lowercase hex digits (the random end of an id), or the start or end of a session's
+    id (of exactly one, or of several if it is 4 characters or more). Anything else, and
+    whatever follows ``--resume --``, is a prompt for the latest session. The id is
+    resolved later (pick_session): a piece that names no session, or several, is refused.
     """
     words = " ".join(prompt)
     if not resume or prompt:
         return resume or None, words
-    looks_like_id = " " not in resume and (resume.startswith("s-") or "/" in resume or "\\" in resume
-                                          or SESSION_ID_PATTERN.fullmatch(resume) is not None)
-    return (resume, "") if looks_like_id else (None, resume)
+    return (resume, "") if looks_like_id(resume, ids) else (None, resume)
+
+
+HEX_SUFFIX = re.compile(r"[0-9a-f]{4}")
+
+
+def looks_like_id(text: str, ids: list[str] | tuple[str, ...] = ()) -> bool:
+    """Would a person who typed ``text`` after --resume have meant a session?"""
+    if not text or any(char.isspace() for char in text):
+        return False
+    if text.startswith("s-") or "/" in text or "\\" in text or HEX_SUFFIX.fullmatch(text):
+        return True
+    named = [i for i in ids if i.startswith(text) or i.endswith(text)]
+    return len(named) == 1 or (len(named) > 1 and len(text) >= 4)
+
+
+def resume_target(args: argparse.Namespace, sessions_dir: Path) -> tuple[str | None, str]:
+    """The session --resume names (None: the latest) and the prompt, refusing a piece
+    of an id that names no session or several (NoSuchSession, exit status 2) before
+    anything is created."""
+    ids = session_ids(sessions_dir)
+    piece, prompt = split_resume(args.resume, args.prompt, ids)
+    if piece is None:
+        return None, prompt
+    try:
+        return pick_session(sessions_dir, piece), prompt
+    except NoSuchSession as exc:
+        typed = " ".join([piece, *args.prompt])
+        instead = (f"To send {typed!r} to the latest session as a prompt: python -m mca --resume -- "
+                   f"{shlex.quote(typed)}" if ids else
+                   f"To start a session with {typed!r} as the prompt: python -m mca -- {shlex.quote(typed)}")
+        raise NoSuchSession(f"{exc}. {instead}", exc.matches) from None
 
 
 def run_agent(args: argparse.Namespace) -> int:
@@ -111,7 +153,7 @@ def run_agent(args: argparse.Namespace) -> int:
     if args.list:
         return print_sessions(sessions_dir)
     resuming = args.resume is not None
-    session_id, prompt = split_resume(args.resume, args.prompt)
+    session_id, prompt = resume_target(args, sessions_dir) if resuming else (None, " ".join(args.prompt))
     workdir = workdir_of(args)
     tools = default_tools(workdir)
     try:
@@ -202,10 +244,12 @@ def render_inspection(report: dict) -> str:
         return "?" if report[key] is None else str(report[key])
 
     points = report["fork_points"]
+    stopped = next((note for note in report["notes"] if note.startswith("log stopped")), None)
     lines = [
         f"session {report['session']}",
         f"  events: {value('events')} (last seq {value('last_seq')})",
         "  log: " + ("complete" if report["stopped_at"] is None and report["events"] is not None
+                     else stopped.removeprefix("log ") if stopped
                      else f"stopped at line {value('stopped_at')}: {value('reason')}"),
         f"  messages replayed: {value('replayed')}, skipped: {value('skipped')}, "
         f"token estimate: {value('token_estimate')}",

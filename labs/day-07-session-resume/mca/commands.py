@@ -17,8 +17,8 @@ from typing import Any, Callable
 
 from .session import (ForkError, InvalidSessionId, check_session_id, estimate_tokens, fork,
                       fork_points, read_events, replay, session_path)
-from .session.fork import clean_prefix_size, listed_fork_points
-from .session.log import Event
+from .session.fork import clean_prefix_size, listed_fork_points, missing_event
+from .session.log import Event, stop_note
 
 
 class UserError(Exception):
@@ -79,7 +79,7 @@ def inspect_session(sessions_dir: Path, session_id: str) -> dict[str, Any]:
     report.update(events=len(result.events), last_seq=result.last_seq,
                   stopped_at=result.stopped_at, reason=result.reason)
     if result.damaged:
-        notes.append(f"log stopped at line {result.stopped_at}: {result.reason}")
+        notes.append(stop_note(path, result))
     # Each function gets its own copy of the events: one that changes what it is given
     # must not change what the next one sees.
     rebuilt = attempt(replay, copy.deepcopy(result.events), notes=notes)
@@ -104,6 +104,10 @@ def fork_session(sessions_dir: Path, session_id: str, at_seq: int) -> str:
     """
     path = existing_log(sessions_dir, session_id)
     if clean_prefix_size(path, at_seq) is None:
+        missing = missing_event(path, at_seq)
+        if missing is not None:  # not a bad choice of point: there is no such event
+            raise UserError(f"cannot fork {session_id}: {missing}; "
+                            f"fork points: {listed_fork_points(path)}")
         raise UserError(f"cannot fork {session_id} at {at_seq}: not a clean boundary; "
                         f"fork points: {listed_fork_points(path)}")
     try:

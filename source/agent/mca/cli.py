@@ -19,6 +19,8 @@ could not be reached (the message says why), 2 bad usage, 130 interrupted.
 
     python -m mca [PROMPT]                 one turn (or, without PROMPT, the REPL)
     python -m mca --resume [ID] [PROMPT]   continue the latest session, or ID
+                                           (a piece of one will do: its last 4 hex digits)
+    python -m mca --resume -- PROMPT       the latest session, PROMPT even if it looks like an id
     python -m mca --list                   sessions, newest first
     python -m mca log inspect ID [--json]  what a session's log holds
     python -m mca fork ID N                branch a session at event N; prints the new id
@@ -32,6 +34,10 @@ from __future__ import annotations
 
 import argparse
 import os
+# [day 7+]
+import re
+import shlex
+# [/day]
 import sys
 from pathlib import Path
 
@@ -58,8 +64,7 @@ from .screen import Screen
 # [/day]
 # [day 7+]
 from .session import SessionError
-from .session.ids import SESSION_ID_PATTERN
-from .session.resume import ResumeError, list_sessions
+from .session.resume import NoSuchSession, ResumeError, list_sessions, pick_session, session_ids
 # [/day]
 # [day 5+]
 from .tools.approval import Approver, load_rules, terminal_asker
@@ -93,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
         # A student's TODO stub: one line that says so, never a traceback.
         print(not_implemented(exc), file=sys.stderr)
         return 1
+    except NoSuchSession as exc:  # a piece of an id that names no session, or several: bad usage
+        print(f"mca: {exc}", file=sys.stderr)
+        return 2
     except (UserError, ResumeError, SessionError) as exc:
         print(f"mca: {exc}", file=sys.stderr)
         return 1
@@ -148,7 +156,10 @@ def agent_parser() -> argparse.ArgumentParser:
     parser.add_argument("prompt", nargs="*", help="a request: run one turn and exit (none: start the REPL)")
     # [day 7+]
     parser.add_argument("--resume", nargs="?", const="", metavar="ID",
-                        help="continue the latest session, or ID (--resume \"fix it\" resumes the latest)")
+                        help="continue the latest session, or ID; a piece of an id that names one session "
+                             "will do (its last 4 hex digits, a prefix). A prompt follows: --resume ID \"fix it\"; "
+                             "--resume \"fix it\" continues the latest; a prompt that looks like an id goes "
+                             "after --: --resume -- 5aa3")
     add_sessions_dir(parser)
     # [/day]
     # [day 3+]
@@ -166,19 +177,52 @@ def agent_parser() -> argparse.ArgumentParser:
 # [day 7+]
 
 
-def split_resume(resume: str | None, prompt: list[str]) -> tuple[str | None, str]:
+def split_resume(resume: str | None, prompt: list[str], ids: list[str] | tuple[str, ...] = ()
+                 ) -> tuple[str | None, str]:
     """Tell ``--resume ID PROMPT`` from ``--resume PROMPT`` (argparse cannot).
 
-    With two values the first is the id. A single value is the id only if it looks
-    like an attempt at one: ``s-...``, or a path; ``--resume "fix it"`` is a prompt
-    for the latest session. Ids are checked later, so ``--resume ../x`` is refused.
+    ``ids`` are the sessions there are. With two values the first is the id. A single
+    value is the id if it looks like an id or a piece of one: ``s-...``, a path, four
+    lowercase hex digits (the random end of an id), or the start or end of a session's
+    id (of exactly one, or of several if it is 4 characters or more). Anything else, and
+    whatever follows ``--resume --``, is a prompt for the latest session. The id is
+    resolved later (pick_session): a piece that names no session, or several, is refused.
     """
     words = " ".join(prompt)
     if not resume or prompt:
         return resume or None, words
-    looks_like_id = " " not in resume and (resume.startswith("s-") or "/" in resume or "\\" in resume
-                                          or SESSION_ID_PATTERN.fullmatch(resume) is not None)
-    return (resume, "") if looks_like_id else (None, resume)
+    return (resume, "") if looks_like_id(resume, ids) else (None, resume)
+
+
+HEX_SUFFIX = re.compile(r"[0-9a-f]{4}")
+
+
+def looks_like_id(text: str, ids: list[str] | tuple[str, ...] = ()) -> bool:
+    """Would a person who typed ``text`` after --resume have meant a session?"""
+    if not text or any(char.isspace() for char in text):
+        return False
+    if text.startswith("s-") or "/" in text or "\\" in text or HEX_SUFFIX.fullmatch(text):
+        return True
+    named = [i for i in ids if i.startswith(text) or i.endswith(text)]
+    return len(named) == 1 or (len(named) > 1 and len(text) >= 4)
+
+
+def resume_target(args: argparse.Namespace, sessions_dir: Path) -> tuple[str | None, str]:
+    """The session --resume names (None: the latest) and the prompt, refusing a piece
+    of an id that names no session or several (NoSuchSession, exit status 2) before
+    anything is created."""
+    ids = session_ids(sessions_dir)
+    piece, prompt = split_resume(args.resume, args.prompt, ids)
+    if piece is None:
+        return None, prompt
+    try:
+        return pick_session(sessions_dir, piece), prompt
+    except NoSuchSession as exc:
+        typed = " ".join([piece, *args.prompt])
+        instead = (f"To send {typed!r} to the latest session as a prompt: python -m mca --resume -- "
+                   f"{shlex.quote(typed)}" if ids else
+                   f"To start a session with {typed!r} as the prompt: python -m mca -- {shlex.quote(typed)}")
+        raise NoSuchSession(f"{exc}. {instead}", exc.matches) from None
 # [/day]
 # [day 1]
 
@@ -205,7 +249,7 @@ def run_agent(args: argparse.Namespace) -> int:
     if args.list:
         return print_sessions(sessions_dir)
     resuming = args.resume is not None
-    session_id, prompt = split_resume(args.resume, args.prompt)
+    session_id, prompt = resume_target(args, sessions_dir) if resuming else (None, " ".join(args.prompt))
     # [or day 2-6]
     prompt = " ".join(args.prompt)
     # [/day]
@@ -317,10 +361,12 @@ def render_inspection(report: dict) -> str:
         return "?" if report[key] is None else str(report[key])
 
     points = report["fork_points"]
+    stopped = next((note for note in report["notes"] if note.startswith("log stopped")), None)
     lines = [
         f"session {report['session']}",
         f"  events: {value('events')} (last seq {value('last_seq')})",
         "  log: " + ("complete" if report["stopped_at"] is None and report["events"] is not None
+                     else stopped.removeprefix("log ") if stopped
                      else f"stopped at line {value('stopped_at')}: {value('reason')}"),
         f"  messages replayed: {value('replayed')}, skipped: {value('skipped')}, "
         f"token estimate: {value('token_estimate')}",

@@ -25,6 +25,7 @@ from .gateway.base import GatewayError
 # [day 7+]
 from .commands import UserError, attempt, describe_event, fork_menu, fork_session, not_implemented
 from .session import SessionError, estimate_tokens, fork_points, read_events, replay, session_path
+from .session.log import stop_note
 from .session.resume import ResumeError, list_sessions
 
 HELP = """commands:
@@ -112,7 +113,7 @@ def show_log(chat: Chat, _rest: str) -> None:
     for event in result.events:
         print(f"{event.seq:>4}  {event.type:<9} {describe_event(event)}")
     if result.damaged:
-        print(f"log stopped at line {result.stopped_at}: {result.reason}")
+        print(stop_note(session_path(chat.sessions_dir, chat.session_id), result))
     notes: list[str] = []
     rebuilt = attempt(replay, result.events, notes=notes)
     if rebuilt is None:

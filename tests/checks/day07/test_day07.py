@@ -130,3 +130,27 @@ def test_a_stub_shows_its_todo_and_a_trap_what_it_did(gradings):
     assert re.fullmatch(r"expected reading to stop at line \d+ \(.+\), but it returned \d+ events and reported nothing",
                         torn), torn
     assert "a fork never cuts or grows the parent" in graded.check("parent-untouched")["message"]
+
+
+@uses("day-07/revert-E5")
+def test_a_parent_cut_by_the_fork_trap_is_said_to_shrink_and_blamed_on_e5(gradings):
+    """After E1-E4, the E5 trap cuts the damaged file back to the fork point: the bonus
+    checks say it shrank (never "new bytes were written") and name fork() (E5)."""
+    graded = gradings.get("day-07/revert-E5")
+    for check_id, point in (("damaged-then-continue", 2), ("dangling-tool-call", 2), ("missing-line", None)):
+        message = graded.check(check_id)["message"]
+        assert re.search(r"but it shrank from \d+ to \d+ bytes \(its first \d+ of \d+ lines are left\)", message), message
+        assert "fork() (E5)" in message and "new bytes" not in message and "grew" not in message, message
+        if point is not None:
+            assert f"recovery fork's point (seq {point})" in message, message
+
+
+@uses("day-07/mutants/reader_repairs_torn_tail", "day-07/mutants/fork_notes_parent")
+def test_a_changed_damaged_file_names_the_point_whose_code_changed_it(gradings):
+    repaired = gradings.get("day-07/mutants/reader_repairs_torn_tail").check("damaged-then-continue")["message"]
+    assert "shrank" in repaired and "read_events (E3)" in repaired and "(E5)" not in repaired, repaired
+    noted = gradings.get("day-07/mutants/fork_notes_parent")
+    for check_id in ("damaged-then-continue", "dangling-tool-call", "missing-line"):
+        message = noted.check(check_id)["message"]
+        assert re.search(r"but it grew from \d+ to \d+ bytes \(1 line added at its end\)", message), message
+        assert "fork() (E5)" in message, message

@@ -152,6 +152,34 @@ def read_events(path: Path | str) -> ReadResult:
     return ReadResult(events)
 
 
+def lines_after(path: Path | str, line_number: int) -> int:
+    """How many lines of the file come after line ``line_number`` (a last one without its
+    newline counts too): what a reader that stopped there left unread."""
+    count = 0
+    with open(path, "rb") as handle:
+        for number, _raw in enumerate(handle, start=1):
+            if number > line_number:
+                count += 1
+    return count
+
+
+def stop_note(path: Path | str, result: ReadResult) -> str | None:
+    """Where and why reading stopped, and how much of the file that left unread:
+    ``log stopped at line 12: not valid JSON; the 7 lines after it were not read``."""
+    if not result.damaged:
+        return None
+    note = f"log stopped at line {result.stopped_at}: {result.reason}"
+    try:
+        later = lines_after(path, int(result.stopped_at))
+    except (OSError, TypeError, ValueError):  # a reader still being written may report anything
+        return note
+    if later == 1:
+        note += "; the line after it was not read"
+    elif later:
+        note += f"; the {later} lines after it were not read"
+    return note
+
+
 def fsync_requested() -> bool:
     """``MCA_FSYNC=1`` makes every append survive a power loss, at a cost per event."""
     return os.environ.get("MCA_FSYNC", "") not in ("", "0")
@@ -332,5 +360,6 @@ def _last_byte(path: Path, size: int) -> bytes:
 
 __all__ = [
     "Event", "ReadResult", "SessionLog", "SessionError", "SessionLocked", "LogDamaged",
-    "InvalidSessionId", "KNOWN_TYPES", "parse_line", "read_events", "utc_timestamp", "writer_lock",
+    "InvalidSessionId", "KNOWN_TYPES", "lines_after", "parse_line", "read_events", "stop_note", "utc_timestamp",
+    "writer_lock",
 ]

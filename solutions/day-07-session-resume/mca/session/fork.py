@@ -65,6 +65,36 @@ def _prefix_size(parent: Path, at_seq: int) -> tuple[Event | None, int]:
     return None, 0
 
 
+def readable_end(path: Path) -> tuple[int, int | None, str | None]:
+    """The last seq a fork can reach, and the line where reading stops and why (None, None
+    if the whole file reads). Streams the file with the provided line rule (parse_line),
+    so a refusal names the right end whatever state read_events is in."""
+    previous_seq = 0
+    with open(path, "rb") as handle:
+        for line_number, raw in enumerate(handle, start=1):
+            if not raw.endswith(b"\n"):
+                return previous_seq, line_number, "last line incomplete"
+            event, problem = parse_line(raw, previous_seq)
+            if event is None:
+                return previous_seq, line_number, problem
+            previous_seq = event.seq
+    return previous_seq, None, None
+
+
+def missing_event(path: Path, at_seq: int) -> str | None:
+    """Why there is no event ``at_seq`` to fork at (``no event 99: the log ends at seq 19``),
+    or None when the log has that event."""
+    last, stopped_at, reason = readable_end(path)
+    if 1 <= at_seq <= last:
+        return None
+    if at_seq < 1:
+        return f"no event {at_seq}: events are numbered from 1" + (f" to {last}" if last else "")
+    if stopped_at is None:
+        return f"no event {at_seq}: the log ends at seq {last}"
+    return (f"no event {at_seq} can be read: the log stops at line {stopped_at} ({reason}), "
+            f"after seq {last}")
+
+
 def clean_prefix_size(parent: Path, at_seq: int) -> int | None:
     """The byte size of the parent's lines up to event ``at_seq`` if that is a fork point, else None."""
     event, size = _prefix_size(parent, at_seq)
@@ -113,4 +143,5 @@ def fork(sessions_dir: Path | str, parent_id: str, at_seq: int) -> str:
     return child_id
 
 
-__all__ = ["ForkError", "clean_prefix_size", "fork", "fork_points", "listed_fork_points"]
+__all__ = ["ForkError", "clean_prefix_size", "fork", "fork_points", "listed_fork_points", "missing_event",
+           "readable_end"]

@@ -19,6 +19,7 @@ event carries the gateway's `config`, and resume hands it back (`Resumed.config`
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,12 +27,20 @@ from typing import Any
 from ..gateway.chain import find_break
 from .fork import ForkError, fork, fork_points
 from .ids import SESSION_ID_PATTERN, InvalidSessionId, check_session_id, session_path
-from .log import Event, ReadResult, SessionError, SessionLog, read_events, writer_lock
+from .log import Event, ReadResult, SessionError, SessionLog, read_events, stop_note, writer_lock
 from .replay import replay
 
 
 class ResumeError(Exception):
     """Resume is not possible; the message says why and what to do."""
+
+
+class NoSuchSession(ResumeError):
+    """A piece of an id that names no session, or several: bad usage (exit status 2)."""
+
+    def __init__(self, message: str, matches: list[str]) -> None:
+        super().__init__(message)
+        self.matches = matches
 
 
 @dataclass
@@ -59,6 +68,56 @@ def _session_files(sessions_dir: Path) -> list[Path]:
     if not sessions_dir.is_dir():
         return []
     return [p for p in sessions_dir.glob("*.jsonl") if SESSION_ID_PATTERN.fullmatch(p.stem)]
+
+
+def session_ids(sessions_dir: Path | str) -> list[str]:
+    """The ids of the sessions in the directory, newest first."""
+    return sorted((p.stem for p in _session_files(Path(sessions_dir))), reverse=True)
+
+
+def matching_sessions(sessions_dir: Path | str, piece: str) -> list[str]:
+    """The sessions ``piece`` names, newest first: the one whose id it is, else every id
+    that starts or ends with it (``5aa3``, ``s-20261129-10``, ``103359-e881``)."""
+    ids = session_ids(sessions_dir)
+    if piece in ids:
+        return [piece]
+    return [i for i in ids if piece and (i.startswith(piece) or i.endswith(piece))]
+
+
+def close_matches(sessions_dir: Path | str, text: str, limit: int = 5) -> list[str]:
+    """Ids that look like ``text`` (a typo in the digits), most alike first; [] if none does."""
+    def likeness(session_id: str) -> float:
+        parts = (session_id, session_id[-len(text):], session_id[:len(text)])
+        return max(difflib.SequenceMatcher(None, text, part).ratio() for part in parts)
+
+    scored = sorted(((likeness(i), i) for i in session_ids(sessions_dir)), key=lambda pair: -pair[0])
+    return [i for score, i in scored if score >= 0.6][:limit]
+
+
+def pick_session(sessions_dir: Path | str, text: str) -> str:
+    """The one session ``text`` names: a whole id, or a piece of exactly one id.
+
+    A whole id (or anything with a path separator) is returned as it is: resume()
+    refuses it if it is unknown or invalid. A piece that names no session, or
+    several, raises NoSuchSession listing the close matches: nothing is guessed.
+    """
+    if SESSION_ID_PATTERN.fullmatch(text) or "/" in text or "\\" in text:
+        return text
+    found = matching_sessions(sessions_dir, text)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        shown = ", ".join(found[:8]) + (f" and {len(found) - 8} more" if len(found) > 8 else "")
+        raise NoSuchSession(f"{len(found)} sessions in {sessions_dir} match {text}: {shown}; "
+                            f"give more of the id", found)
+    near = close_matches(sessions_dir, text)
+    if near:
+        hint = f"close matches: {', '.join(near)}"
+    elif session_ids(sessions_dir):
+        hint = "python -m mca --list shows the sessions there"
+    else:
+        hint = "there are no sessions there"
+    raise NoSuchSession(f"no session in {sessions_dir} matches {text} ({hint})", near)
 
 
 def latest_session_id(sessions_dir: Path | str) -> str | None:
@@ -117,7 +176,10 @@ def resume(sessions_dir: Path | str, session_id: str | None = None) -> Resumed:
     except InvalidSessionId as exc:
         raise ResumeError(str(exc)) from None
     if not path.is_file():
-        raise ResumeError(f"no session {session_id} in {sessions_dir} (python -m mca --list shows the sessions there)")
+        near = close_matches(sessions_dir, session_id)
+        where = f"close matches: {', '.join(near)}; " if near else ""
+        raise ResumeError(f"no session {session_id} in {sessions_dir} ({where}python -m mca --list shows the "
+                          f"sessions there)")
 
     try:
         with writer_lock(path):  # a session another process is writing is refused, not forked
@@ -126,7 +188,7 @@ def resume(sessions_dir: Path | str, session_id: str | None = None) -> Resumed:
             rebuilt = replay(result.events)  # an unfinished replay() fails here, before any file is made
             notes = []
             if result.damaged:
-                notes.append(f"log stopped at line {result.stopped_at}: {result.reason}")
+                notes.append(stop_note(path, result))
             broken_at = break_seq(result.events)
             if result.damaged or broken_at is not None:
                 return _recovery_fork(sessions_dir, session_id, result, broken_at, notes)
@@ -163,6 +225,7 @@ def _recovery_fork(sessions_dir: Path, session_id: str, result: ReadResult, brok
 
 
 __all__ = [
-    "ResumeError", "Resumed", "SessionInfo", "break_seq", "latest_session_id", "session_config",
-    "list_sessions", "resume", "check_session_id",
+    "NoSuchSession", "ResumeError", "Resumed", "SessionInfo", "break_seq", "close_matches", "latest_session_id",
+    "list_sessions", "matching_sessions", "pick_session", "resume", "check_session_id", "session_config",
+    "session_ids",
 ]
