@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.checks.conftest import gradings_for
+
 SHARED = {"gradings": "corpus-gradings", "runs": "hostile-runs", "figures": "reliability-figures"}
 
 
@@ -19,3 +21,9 @@ def pytest_collection_modifyitems(config, items):
             if fixture in getattr(item, "fixturenames", ()):
                 item.add_marker(pytest.mark.xdist_group(group))
                 break
+
+
+@pytest.fixture(scope="session")
+def gradings(request, tmp_path_factory):
+    """Every lab the selected tests name, graded once (see tests/checks/conftest.py)."""
+    yield from gradings_for(request, tmp_path_factory)

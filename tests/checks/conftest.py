@@ -137,8 +137,9 @@ def uses(*names):
     return mark
 
 
-@pytest.fixture(scope="session")
-def gradings(request, tmp_path_factory) -> Gradings:
+def gradings_for(request, tmp_path_factory):
+    """The body of the session fixture `gradings` (tests/conftest.py), which tests/checks and
+    tests/kit share: every needed lab is graded once, by one instance."""
     wanted = []
     for item in request.session.items:
         callspec = getattr(item, "callspec", None)
