@@ -26,6 +26,7 @@ import json
 import re
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import pytest
@@ -42,9 +43,11 @@ from .talk import (SERVER_ERRORS, TRANSIENT_4XX, call_id, calls_reply, chats, de
 RETRIES = 3                 # the lab's RETRIES: extra attempts after the first failure
 MAX_ROUNDS = 8              # the lab's MAX_ROUNDS
 BACKOFF_SECONDS, BACKOFF_CAP, RETRY_AFTER_CAP = 0.5, 8.0, 120.0
+DRAWS = 12                  # draws of backoff_delay per attempt
 FAST = "0.01"               # MCA_TIME_SCALE where only the count of requests matters
 PROMPT = "you > "
 STEP = 15                   # seconds for one step of a REPL (a prompt, a reply)
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}
 CANCEL_WORDS = re.compile(r"cancel|interrupt|abort|stopp?ed by the user", re.IGNORECASE)
 
 
@@ -69,15 +72,49 @@ def _one_shot(ctx, name: str, script, scale: str = FAST, *args: str, model=None)
     return result, requests
 
 
-def _harness(ctx, label: str, job: dict) -> dict:
+@dataclass
+class Asked:
+    """One run of harnesses/retry.py for the three checks that ask the functions directly."""
+
+    statuses: list
+    after: list
+    backoff: list
+    answer: dict | None = None
+    problem: CheckFailed | None = None
+
+    def part(self, say, name: str, cases: list) -> list:
+        if self.problem is not None:
+            raise self.problem
+        found = (self.answer or {}).get(name) or []
+        if len(found) != len(cases):
+            raise CheckFailed(say("harness.incomplete"), seen=str(self.answer)[:300])
+        return found
+
+
+@pytest.fixture(scope="module")
+def asked(ctx) -> Asked:
+    """should_retry on every status 400-599 (and without one), backoff_delay on drawn Retry-After
+    values and on 12 draws of every attempt 0-10 (in a shuffled order), in one child."""
+    rng = ctx.rng("asked")
+    statuses = [[status, False] for status in range(400, 600)] + [[None, True], [None, False]]
+    after = [[0, round(rng.uniform(0.6, 7.9), 2)], [rng.randint(0, 3), round(rng.uniform(8.5, 119), 1)],
+             [rng.randint(0, 3), rng.randint(121, 7200)]]
+    after = [[a, max(r, nominal(a) * 1.1) if r < RETRY_AFTER_CAP else r] for a, r in after]
+    backoff = [[a, None] for a in range(11) for _ in range(DRAWS)]
+    rng.shuffle(backoff)
+    run = Asked(statuses, after, backoff)
     script = ctx.harness("retry")
-    path = script.parent / f"{label}.json"
-    path.write_text(json.dumps(job), encoding="utf-8")
-    result = ctx.run_harness(script, str(path), extra_env={"MCA_TIME_SCALE": "0.01"})
+    job = script.parent / "job.json"
+    job.write_text(json.dumps({"statuses": statuses, "delays": after + backoff}), encoding="utf-8")
+    result = ctx.run_harness(script, str(job), extra_env={"MCA_TIME_SCALE": "0.01"})
     try:
-        return json.loads(result.stdout.strip().split("\n")[-1])
-    except (ValueError, IndexError):
-        raise CheckFailed(ctx.say("harness.died"), seen=ctx.evidence(result)) from None
+        answer = json.loads(result.stdout.strip().split("\n")[-1])
+        delays = answer.get("delays") or []
+        run.answer = {"retry": answer.get("retry") or [], "after": delays[:len(after)],
+                      "backoff": delays[len(after):] if len(delays) == len(after) + len(backoff) else []}
+    except (ValueError, IndexError, AttributeError):
+        run.problem = CheckFailed(ctx.say("harness.died"), seen=ctx.evidence(result))
+    return run
 
 
 def _broken(ctx, answer, what: str) -> None:
@@ -184,19 +221,16 @@ def _retryable(status, transient) -> bool:
     return status in TRANSIENT_4XX or status >= 500
 
 
-def _sweep(ctx) -> None:
+def _sweep(ctx, asked: Asked) -> None:
     """should_retry over every status 400-599 and both kinds of failure without a status."""
-    cases = [[status, False] for status in range(400, 600)] + [[None, True], [None, False]]
-    answer = _harness(ctx, "statuses", {"statuses": cases})
-    retried = answer.get("retry") or []
+    cases = asked.statuses
+    retried = asked.part(ctx.say, "retry", cases)
     wrong_yes, wrong_no = [], []
     for (status, transient), said in zip(cases, retried):
         _broken(ctx, said, f"should_retry for {status or ('a lost connection' if transient else 'a bad answer')}")
         label = str(status) if status else ("a lost connection" if transient else "an answer that is not a completion")
         if said != _retryable(status, transient):
             (wrong_yes if said else wrong_no).append(label)
-    if len(retried) != len(cases):
-        raise CheckFailed(ctx.say("harness.died"), seen=str(answer)[:300])
     if wrong_yes:
         raise CheckFailed(ctx.say("sweep.retries", statuses=", ".join(wrong_yes[:8]), count=len(wrong_yes)),
                           expected="no retry for 400-407, 410-428, 430-499", seen="retried: " + ", ".join(wrong_yes[:8]))
@@ -206,13 +240,17 @@ def _sweep(ctx) -> None:
                           seen="not retried: " + ", ".join(wrong_no[:8]))
 
 
-def test_not_retried(ctx):
+def test_not_retried(ctx, asked):
     """A 401, and a 400, 403 or 404, each get exactly one request, one error line naming the status and exit 1; asked directly, should_retry says yes to exactly 408, 409, 429, every 5xx and a lost connection."""
     say, rng = ctx.say, ctx.rng("not-retried")
     model = model_name(ctx, "not-retried")
-    for status in (401, rng.choice((400, 403, 404))):
-        script = [error_reply(rng, status)] + [text_reply(rng, model, words(rng)) for _ in range(RETRIES)]
-        result, requests = _one_shot(ctx, f"not-retried-{status}", script, FAST)
+    statuses = (401, rng.choice((400, 403, 404)))
+    scripts = [[error_reply(rng, status)] + [text_reply(rng, model, words(rng)) for _ in range(RETRIES)]
+               for status in statuses]
+    with ThreadPoolExecutor(len(statuses)) as pool:  # two children at once: each mostly waits
+        runs = list(pool.map(lambda job: _one_shot(ctx, f"not-retried-{job[0]}", job[1], FAST),
+                             zip(statuses, scripts)))
+    for status, (result, requests) in zip(statuses, runs):
         if len(requests) != 1:
             raise CheckFailed(say("refused.retried", status=status, count=len(requests)), expected="1 request",
                               seen=f"{len(requests)} requests; " + ctx.evidence(result))
@@ -224,7 +262,7 @@ def test_not_retried(ctx):
         if result.returncode != 1:
             raise CheckFailed(say("refused.status", status=status, code=result.returncode), expected="exit status 1",
                               seen=ctx.evidence(result))
-    _sweep(ctx)
+    _sweep(ctx, asked)
 
 
 def _expect_pause(ctx, gap: float, least: float, most: float, what: str, asked: str) -> None:
@@ -236,7 +274,7 @@ def _expect_pause(ctx, gap: float, least: float, most: float, what: str, asked: 
                           seen=ms(gap))
 
 
-def test_retry_after_honoured(ctx):
+def test_retry_after_honoured(ctx, asked):
     """After a plain 503, a 429 and a 503 carrying Retry-After (seconds, or an HTTP date) are each retried no sooner than asked, not much later, and clearly later than the plain pause; asked directly, backoff_delay returns the Retry-After, capped at 120 s."""
     say, rng = ctx.say, ctx.rng("retry-after-honoured")
     model = model_name(ctx, "retry-after-honoured")
@@ -258,8 +296,8 @@ def test_retry_after_honoured(ctx):
     if len(requests) != 4 or result.returncode != 0:
         raise CheckFailed(say("after.count", first=first, second=second, count=len(requests),
                               status=result.returncode), seen=ctx.evidence(result))
-    plain_gap, *asked = gaps(requests)
-    for gap, status in zip(asked, (first, second)):
+    plain_gap, *paused = gaps(requests)
+    for gap, status in zip(paused, (first, second)):
         form, value = forms[status]
         header = f"Retry-After: {value:g}" if form == "seconds" else f"Retry-After: <an HTTP date {value} s ahead>"
         least = (value - (0.1 if form == "date" else 0.0)) * scale - 0.001
@@ -268,12 +306,8 @@ def test_retry_after_honoured(ctx):
         if gap < 2 * plain_gap:
             raise CheckFailed(say("after.like_plain", status=status, header=header),
                               expected=f"well over {ms(plain_gap)} (the pause after the plain 503)", seen=ms(gap))
-    asked_for = [round(rng.uniform(0.6, 7.9), 2), round(rng.uniform(8.5, 119), 1), rng.randint(121, 7200)]
-    attempts = [0, rng.randint(0, 3), rng.randint(0, 3)]
-    cases = [[0, asked_for[0]], [attempts[1], asked_for[1]], [attempts[2], asked_for[2]]]
-    cases = [[a, max(r, nominal(a) * 1.1) if r < RETRY_AFTER_CAP else r] for a, r in cases]
-    delays = _harness(ctx, "retry-after", {"delays": cases}).get("delays") or []
-    for (attempt, value), delay in zip(cases, delays):
+    cases = asked.after
+    for (attempt, value), delay in zip(cases, asked.part(say, "after", cases)):
         _broken(ctx, delay, f"backoff_delay({attempt}, {value:g})")
         want = min(value, RETRY_AFTER_CAP)
         ceiling = RETRY_AFTER_CAP if value >= RETRY_AFTER_CAP else want * 1.25
@@ -282,8 +316,6 @@ def test_retry_after_honoured(ctx):
             raise CheckFailed(say(key, attempt=attempt, value=f"{value:g}"),
                               expected=f"{want:g}" if value >= RETRY_AFTER_CAP else f"{want:g} to {ceiling:g}",
                               seen=f"{delay:g}")
-    if len(delays) != len(cases):
-        raise CheckFailed(say("harness.died"), seen=str(delays)[:300])
 
 
 def _after(form: tuple[str, float]) -> dict[str, str]:
@@ -291,7 +323,7 @@ def _after(form: tuple[str, float]) -> dict[str, str]:
     return {"Retry-After": f"{value:g}" if kind == "seconds" else http_date(value)}
 
 
-def test_backoff_grows_capped(ctx):
+def test_backoff_grows_capped(ctx, asked):
     """Five transient failures in a row: 1 + 3 retries and no more, each pause at least half of 0.5 s x 2^n (scaled), the last longer than the first; asked directly, backoff_delay keeps every pause between half and all of min(0.5 s x 2^n, 8 s), different from draw to draw."""
     say, rng = ctx.say, ctx.rng("backoff-grows-capped")
     model = model_name(ctx, "backoff-grows-capped")
@@ -314,12 +346,8 @@ def test_backoff_grows_capped(ctx):
     if pauses[-1] <= pauses[0]:
         raise CheckFailed(say("backoff.flat"), expected="the last pause longer than the first",
                           seen=", ".join(ms(g) for g in pauses))
-    attempts, draws = list(range(11)), 12
-    cases = [[a, None] for a in attempts for _ in range(draws)]
-    rng.shuffle(cases)
-    delays = _harness(ctx, "backoff", {"delays": cases}).get("delays") or []
-    if len(delays) != len(cases):
-        raise CheckFailed(say("harness.died"), seen=str(delays)[:300])
+    cases, attempts = asked.backoff, range(11)
+    delays = asked.part(say, "backoff", cases)
     seen: dict[int, list[float]] = {a: [] for a in attempts}
     for (attempt, _), delay in zip(cases, delays):
         _broken(ctx, delay, f"backoff_delay({attempt})")
@@ -332,7 +360,7 @@ def test_backoff_grows_capped(ctx):
             raise CheckFailed(say(key, attempt=attempt, top=f"{top:g}", half=f"{top / 2:g}"),
                               expected=f"{top / 2:g} to {top:g} s", seen=f"{low:g} to {high:g} s")
         if high - low < 1e-9:
-            raise CheckFailed(say("backoff.no_jitter", attempt=attempt, draws=draws), seen=f"{low:g} s every time")
+            raise CheckFailed(say("backoff.no_jitter", attempt=attempt, draws=DRAWS), seen=f"{low:g} s every time")
 
 
 # --------------------------------------------------------------------------- E3: Ctrl-C
@@ -498,7 +526,7 @@ def _guard_plan(rng, files: dict[str, str]):
                 key = name + json.dumps(args, sort_keys=True)
                 counts[key] = counts.get(key, 0) + 1
                 expect = "no matches" if name == "grep" else outputs[described(name, args)]
-                planned.append((call_id(rng), name, args, counts[key], counts[key] > 2, expect, turn))
+                planned.append((call_id(rng), name, args, ORDINAL[counts[key]], counts[key] > 2, expect, turn))
             plan.append(planned)
     return plan, len(turn1)
 
