@@ -431,7 +431,7 @@ def _cancel(ctx, child, marker, run: Cancelled) -> None:
     run.stage = "running"
     time.sleep(0.05)  # the shell goes on from touch to sleep; the agent is waiting on it either way
     child.signal(signal.SIGINT)
-    if not step(lambda: _prompts(child) >= 2, 10):
+    if not step(lambda: _prompts(child) >= 2, 2 * STEP):  # a loaded machine may take its time; a lost signal never comes back
         return
     run.stage, run.stdout_at_cancel = "prompt", child.stdout_so_far()
     child.send(run.said[1] + "\n")
