@@ -275,11 +275,11 @@ def _expect_pause(ctx, gap: float, least: float, most: float, what: str, asked: 
 
 
 def test_retry_after_honoured(ctx, asked):
-    """After a plain 503, a 429 and a 503 carrying Retry-After (seconds, or an HTTP date) are each retried no sooner than asked, not much later, and clearly later than the plain pause; asked directly, backoff_delay returns the Retry-After, capped at 120 s."""
+    """After a plain 503, a 429 and a 503 carrying Retry-After (seconds, or an HTTP date, both longer than the usual pause) are each retried no sooner than asked and not much later; asked directly, backoff_delay returns the Retry-After, capped at 120 s."""
     say, rng = ctx.say, ctx.rng("retry-after-honoured")
     model = model_name(ctx, "retry-after-honoured")
     scale = 0.02
-    seconds, date = rng.choice((2, 2.5, 3, 4)), rng.choice((2, 3))
+    seconds, date = rng.choice((3, 3.5, 4, 5)), rng.choice((3, 4))
     first, second = rng.sample((429, 503), 2)
     forms = {first: ("seconds", seconds), second: ("date", date)}
     answer = words(rng)
@@ -301,11 +301,10 @@ def test_retry_after_honoured(ctx, asked):
         form, value = forms[status]
         header = f"Retry-After: {value:g}" if form == "seconds" else f"Retry-After: <an HTTP date {value} s ahead>"
         least = (value - (0.1 if form == "date" else 0.0)) * scale - 0.001
-        most = 2 * (value + (1 if form == "date" else 0)) * scale * 1.25 + 0.25
-        _expect_pause(ctx, gap, least, most, f"the {status} with `{header}`", header)
-        if gap < 2 * plain_gap:
-            raise CheckFailed(say("after.like_plain", status=status, header=header),
-                              expected=f"well over {ms(plain_gap)} (the pause after the plain 503)", seen=ms(gap))
+        # Generous above (a loaded machine only adds), exact below (a sleep is never shorter than asked).
+        most = 2 * (value + (1 if form == "date" else 0)) * scale * 1.25 + 1.0
+        _expect_pause(ctx, gap, least, most, f"the {status} with `{header}`", f"{header}; the plain 503 waited "
+                      f"{ms(plain_gap)}")
     cases = asked.after
     for (attempt, value), delay in zip(cases, asked.part(say, "after", cases)):
         _broken(ctx, delay, f"backoff_delay({attempt}, {value:g})")
@@ -327,7 +326,7 @@ def test_backoff_grows_capped(ctx, asked):
     """Five transient failures in a row: 1 + 3 retries and no more, each pause at least half of 0.5 s x 2^n (scaled), the last longer than the first; asked directly, backoff_delay keeps every pause between half and all of min(0.5 s x 2^n, 8 s), different from draw to draw."""
     say, rng = ctx.say, ctx.rng("backoff-grows-capped")
     model = model_name(ctx, "backoff-grows-capped")
-    scale = 0.04
+    scale = 0.06  # the pauses take 23-210 ms: a spike of load on one of them is small beside the growth
     statuses = [rng.choice((500, 502, 503, 504)) for _ in range(5)]
     script = [error_reply(rng, status) for status in statuses] + [text_reply(rng, model, words(rng))]
     result, requests = _one_shot(ctx, "backoff-grows-capped", script, str(scale))
