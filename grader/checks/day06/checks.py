@@ -35,6 +35,7 @@ from grader.checkkit import CheckFailed, ChildTimeout, wait_until
 from grader.checkkit.chain import valid_chain
 from grader.checkkit.draws import ASCII_WORDS
 from grader.checkkit.fakeserver import FakeModelServer, http_date
+from grader.checkkit.interrupts import interruptible
 from grader.spawn import ChildResult
 
 from .talk import (SERVER_ERRORS, TRANSIENT_4XX, call_id, calls_reply, chats, described, error_lines, error_reply,
@@ -403,7 +404,9 @@ def cancelled(ctx) -> Cancelled:
     script = [calls_reply(rng, model, words(rng), calls), text_reply(rng, model, run.answer)]
     with FakeModelServer(script) as server:
         env = {**server.env(model=model), "MCA_TIME_SCALE": FAST}
-        with ctx.start_agent("--yes", cwd=ws, extra_env=env, mock=False) as child:
+        with interruptible():  # the REPL must feel Ctrl-C even when the grader runs in the background
+            child = ctx.start_agent("--yes", cwd=ws, extra_env=env, mock=False)
+        with child:
             try:
                 _cancel(ctx, child, ws / marker, run)
             finally:
