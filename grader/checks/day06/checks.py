@@ -34,7 +34,7 @@ import pytest
 from grader.checkkit import CheckFailed, ChildTimeout, wait_until
 from grader.checkkit.chain import valid_chain
 from grader.checkkit.draws import ASCII_WORDS
-from grader.checkkit.fakeserver import FakeModelServer, http_date
+from grader.checkkit.fakeserver import FakeModelServer, SSEStream, http_date, reply_stream
 from grader.checkkit.interrupts import interruptible
 from grader.spawn import ChildResult
 
@@ -197,7 +197,7 @@ def _transient_statuses(rng, count: int) -> list[int]:
 
 
 def test_transient_retried(ctx):
-    """The server answers with transient statuses (drawn from 408, 409, 429 and 5xx) two or three times, then with a reply: as many requests plus one, each with the same history, one reply on stdout and exit 0."""
+    """The server answers with transient statuses (drawn from 408, 409, 429 and 5xx) two or three times, then with a reply: as many requests plus one, each with the same history, one reply on stdout and exit 0; a reply that breaks after its first words is not retried."""
     say, rng = ctx.say, ctx.rng("transient-retried")
     model = model_name(ctx, "transient-retried")
     statuses = _transient_statuses(rng, rng.choice((2, 3)))
@@ -215,6 +215,13 @@ def test_transient_retried(ctx):
     if result.returncode != 0 or result.stdout != answer + "\n":
         raise CheckFailed(say("transient.no_reply", statuses=seq, status=result.returncode), expected=repr(answer),
                           seen=ctx.evidence(result) if result.returncode else repr(result.stdout[-200:]))
+    first = words(rng)  # a reply that breaks after its first words: a retry would print a second reply after them
+    broken = reply_stream(SSEStream(model).role().text(first).drop())
+    result, requests = _one_shot(ctx, "transient-retried-broken", [broken, text_reply(rng, model, words(rng))], FAST)
+    if len(requests) != 1 or result.returncode != 1 or not result.stdout.startswith(first):
+        raise CheckFailed(say("transient.retried_mid_stream", count=len(requests), status=result.returncode),
+                          expected="1 request, the first words on stdout, exit status 1",
+                          seen=f"{len(requests)} requests; " + ctx.evidence(result))
 
 
 def _retryable(status, transient) -> bool:
