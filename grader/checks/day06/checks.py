@@ -332,14 +332,15 @@ def _after(form: tuple[str, float]) -> dict[str, str]:
     return {"Retry-After": f"{value:g}" if kind == "seconds" else http_date(value)}
 
 
-def test_backoff_grows_capped(ctx, asked):
-    """Five transient failures in a row: 1 + 3 retries and no more, each pause at least half of 0.5 s x 2^n (scaled), the last longer than the first; asked directly, backoff_delay keeps every pause between half and all of min(0.5 s x 2^n, 8 s), different from draw to draw."""
-    say, rng = ctx.say, ctx.rng("backoff-grows-capped")
-    model = model_name(ctx, "backoff-grows-capped")
-    scale = 0.06  # the pauses take 23-210 ms: a spike of load on one of them is small beside the growth
+BACKOFF_SCALE = 0.06  # MCA_TIME_SCALE for the pauses: 23-210 ms, small beside a child's start, large beside a request
+
+
+def _failing_run(ctx, name: str, rng, model: str) -> list[float]:
+    """Five transient failures in a row; the pauses between the requests (judged for count and lower bounds)."""
+    say = ctx.say
     statuses = [rng.choice((500, 502, 503, 504)) for _ in range(5)]
     script = [error_reply(rng, status) for status in statuses] + [text_reply(rng, model, words(rng))]
-    result, requests = _one_shot(ctx, "backoff-grows-capped", script, str(scale))
+    result, requests = _one_shot(ctx, name, script, str(BACKOFF_SCALE))
     if len(requests) != RETRIES + 1:
         raise CheckFailed(say("backoff.count", count=len(requests), expected=RETRIES + 1),
                           seen=ctx.evidence(result))
@@ -348,13 +349,17 @@ def test_backoff_grows_capped(ctx, asked):
         raise CheckFailed(say("backoff.no_end", status=result.returncode), seen=ctx.evidence(result))
     pauses = gaps(requests)
     for n, gap in enumerate(pauses):
-        least = 0.5 * nominal(n) * scale - 0.001
+        least = 0.5 * nominal(n) * BACKOFF_SCALE - 0.001  # a sleep is never shorter than asked, whatever the load
         if gap < least:
             raise CheckFailed(say("backoff.too_short", n=n + 1, nominal=f"{nominal(n):g}"),
-                              expected=f"at least {ms(least)} (MCA_TIME_SCALE={scale})", seen=ms(gap))
-    if pauses[-1] <= pauses[0]:
-        raise CheckFailed(say("backoff.flat"), expected="the last pause longer than the first",
-                          seen=", ".join(ms(g) for g in pauses))
+                              expected=f"at least {ms(least)} (MCA_TIME_SCALE={BACKOFF_SCALE})", seen=ms(gap))
+    return pauses
+
+
+def test_backoff_grows_capped(ctx, asked):
+    """Five transient failures in a row: 1 + 3 retries and no more, each pause at least half of 0.5 s x 2^n (scaled), the last longer than the first; asked directly, backoff_delay keeps every pause between half and all of min(0.5 s x 2^n, 8 s), different from draw to draw."""
+    say, rng = ctx.say, ctx.rng("backoff-grows-capped")
+    model = model_name(ctx, "backoff-grows-capped")
     cases, attempts = asked.backoff, range(11)
     delays = asked.part(say, "backoff", cases)
     seen: dict[int, list[float]] = {a: [] for a in attempts}
@@ -370,6 +375,14 @@ def test_backoff_grows_capped(ctx, asked):
                               expected=f"{top / 2:g} to {top:g} s", seen=f"{low:g} to {high:g} s")
         if high - low < 1e-9:
             raise CheckFailed(say("backoff.no_jitter", attempt=attempt, draws=DRAWS), seen=f"{low:g} s every time")
+    pauses = _failing_run(ctx, "backoff-grows-capped", rng, model)
+    if pauses[-1] <= pauses[0]:
+        # One burst of load on the machine can stretch the first pause past the last; the schedule itself is
+        # proven above, so a second run tells a burst from a loop that does not use it.
+        pauses = _failing_run(ctx, "backoff-grows-capped-again", rng, model)
+        if pauses[-1] <= pauses[0]:
+            raise CheckFailed(say("backoff.flat"), expected="the last pause longer than the first, in one of two runs",
+                              seen=", ".join(ms(g) for g in pauses))
 
 
 # --------------------------------------------------------------------------- E3: Ctrl-C
