@@ -1,0 +1,1 @@
+"""Day 06 checks: errors fed back, retries with backoff, cancel, hard caps."""

@@ -1,0 +1,118 @@
+"""Day 06's checks, the parts of them no other day has: the catalogue, the order of the
+checks, the scripted errors and the plans the loop-guard and cancel checks judge by.
+(The corpus proof, common to every day, is tests/checks/test_corpus.py.)"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import random
+import re
+import sys
+import tomllib
+
+from tests.checks import corpus
+
+DAY = corpus.COURSE.find_day("day-06")
+PACKAGE = "day06_checks_under_test"
+
+
+def checks_module(name: str = "checks"):
+    """A module of the day's checks folder, imported as the engine does (a package)."""
+    if PACKAGE not in sys.modules:
+        spec = importlib.util.spec_from_file_location(PACKAGE, DAY.checks_dir / "__init__.py",
+                                                      submodule_search_locations=[str(DAY.checks_dir)])
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[PACKAGE] = package
+        spec.loader.exec_module(package)
+    return importlib.import_module(f"{PACKAGE}.{name}")
+
+
+def test_every_check_is_there_in_manifest_order():
+    module = checks_module()
+    tests = [name for name in vars(module) if name.startswith("test_")]
+    assert tests == ["test_" + c.id.replace("-", "_") for c in DAY.all_checks]
+
+
+def test_titles_are_the_docstrings():
+    module = checks_module()
+    for check in DAY.all_checks:
+        assert getattr(module, "test_" + check.id.replace("-", "_")).__doc__ == check.title
+
+
+def test_every_message_the_checks_use_is_in_the_catalogue():
+    used = set()
+    for path in DAY.checks_dir.glob("*.py"):
+        used |= set(re.findall(r'say\("([a-z0-9_]+\.[a-z0-9_]+)"', path.read_text(encoding="utf-8")))
+        used |= {f"{a}.{b}" for a, b in re.findall(r'key = "([a-z_]+)\.([a-z_]+)"', path.read_text(encoding="utf-8"))}
+        used |= set(re.findall(r'_failed_child\(ctx, "([a-z_]+\.[a-z_]+)"', path.read_text(encoding="utf-8")))
+        used |= set(re.findall(r'"((?:harness|cancel|dangling|guard|after|backoff)\.[a-z_]+)"',
+                               path.read_text(encoding="utf-8")))
+    catalogue = tomllib.loads((DAY.checks_dir / "messages.toml").read_text(encoding="utf-8"))
+    kit = tomllib.loads((corpus.KIT / "grader" / "checkkit" / "messages.toml").read_text(encoding="utf-8"))
+    known = {f"{section}.{name}" for table in (catalogue, kit) for section, entries in table.items()
+             for name in entries}
+    assert len(used) > 40 and used <= known, sorted(used - known)
+    ours = {f"{section}.{name}" for section, entries in catalogue.items() for name in entries}
+    assert ours <= used, f"sentences no check says: {sorted(ours - used)}"
+
+
+def test_transient_statuses_always_hold_a_4xx_and_a_5xx():
+    checks = checks_module()
+    talk = checks_module("talk")
+    rng = random.Random(6)
+    for _ in range(300):
+        count = rng.choice((2, 3))
+        picked = checks._transient_statuses(rng, count)
+        assert len(picked) == count
+        assert any(s in talk.TRANSIENT_4XX for s in picked) and any(s >= 500 for s in picked)
+        assert all(checks._retryable(s, False) for s in picked)
+
+
+def test_retryable_is_the_contract():
+    checks = checks_module()
+    yes = {s for s in range(400, 600) if checks._retryable(s, False)}
+    assert yes == {408, 409, 429} | set(range(500, 600))
+    assert checks._retryable(None, True) and not checks._retryable(None, False)
+
+
+def test_error_replies_differ_per_run_and_carry_cjk():
+    talk = checks_module("talk")
+    bodies = {talk.error_reply(random.Random(seed), 503).body for seed in range(40)}
+    assert len(bodies) > 30
+    reply = talk.error_reply(random.Random(1), 429, {"Retry-After": "3"})
+    assert reply.status == 429 and reply.headers["Retry-After"] == "3"
+    message = json.loads(reply.body)["error"]["message"]
+    assert any(ord(ch) > 0x2E80 for ch in message)
+
+
+def test_the_guard_plan_blocks_the_third_and_fourth_repeat_only():
+    checks = checks_module()
+    for seed in range(50):
+        rng = random.Random(seed)
+        plan, first_turn = checks._guard_plan(rng, {"a.txt": "A\n", "b.txt": "B\n"})
+        calls = [c for reply in plan for c in reply]
+        blocked = [(name, count, turn) for _, name, _, count, block, _, turn in calls if block]
+        assert blocked == [("grep", "3rd", 1), ("grep", "4th", 1)], blocked
+        assert first_turn == 4 and len(plan) == 5
+        turned = [args for _, name, args, _, _, _, turn in calls if name == "grep" and turn == 1]
+        assert len({json.dumps(a) for a in turned}) == 2  # one repeat has its keys the other way round
+        assert [c[1] for c in plan[-1]] == ["grep"] and not plan[-1][0][4]  # the next turn starts afresh
+        reads = [c for c in calls if c[1] == "read_file" and c[2]["path"] == "a.txt"]
+        assert [c[3] for c in reads] == ["1st", "2nd"] and not any(c[4] for c in reads)
+
+
+def test_finished_and_error_lines_are_read_from_the_screen():
+    talk = checks_module("talk")
+    stderr = ("model: x\n  -> read_file {\"path\": \"a\"}\n  <- read_file failed (0 ms, 20 chars)\n"
+              "  <- list_dir ok (1 ms, 3 chars, truncated)\n  <- grep blocked by loop guard\n"
+              "error (gateway): model request failed: HTTP 503: busy; trying again in 0.5 s\n")
+    assert talk.finished_lines(stderr) == [("read_file", "failed"), ("list_dir", "ok"),
+                                           ("grep", "blocked by loop guard")]
+    assert talk.error_lines(stderr) == [("gateway", "model request failed: HTTP 503: busy; trying again in 0.5 s")]
+
+
+def test_nominal_backoff_doubles_and_stops_at_the_cap():
+    checks = checks_module()
+    assert [checks.nominal(n) for n in range(7)] == [0.5, 1, 2, 4, 8, 8, 8]
