@@ -36,6 +36,7 @@ from typing import Callable
 
 from grader.spawn.capture import DEFAULT_OUTPUT_CAP, CappedStream
 from grader.spawn.groups import kill_escaped, kill_group, own_group, pipe_ids
+from grader.spawn.interrupts import interruptible
 
 SCALE_VAR = "GRADER_TIMEOUT_SCALE"
 TOKEN_VAR = "GRADER_SPAWN_TOKEN"  # marks a child's descendants, even those in sessions of their own
@@ -123,15 +124,17 @@ class Child:
             # A real terminal for the child: isatty() is true, input() prompts, and what it
             # prints (both streams, as on a screen) comes back through one master fd.
             self._tty, terminal = pty.openpty()
-            self._proc = subprocess.Popen(list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
-                                          stdin=terminal, stdout=terminal, stderr=terminal)
+            with interruptible():  # Ctrl-C reaches it even when the grader runs in the background
+                self._proc = subprocess.Popen(list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
+                                              stdin=terminal, stdout=terminal, stderr=terminal)
             os.close(terminal)
         else:
-            self._proc = subprocess.Popen(
-                list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
-                stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            )
+            with interruptible():
+                self._proc = subprocess.Popen(
+                    list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
+                    stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                )
         self._pgid = own_group(self._proc)
         self._pipes = pipe_ids(self._proc) if self._pgid is not None else set()
         out = os.fdopen(os.dup(self._tty), "rb", buffering=0) if tty else self._proc.stdout

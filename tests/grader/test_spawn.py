@@ -192,3 +192,17 @@ def test_long_running_child_talks_through_stdin(tmp_path):
         child.close_stdin()
         result = child.wait(timeout=10)
     assert result.stdout.splitlines() == ["got one", "got two"]
+
+
+def test_a_child_feels_ctrl_c_even_when_the_grader_ignores_it():
+    """A grader started in the background has SIGINT ignored; its children must not inherit that,
+    or every Ctrl-C check would fail a correct lab."""
+    import signal
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        result = spawn.run([sys.executable, "-c", "import signal; print(signal.getsignal(signal.SIGINT))"],
+                           cwd=".", timeout=30)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert "default_int_handler" in result.stdout, result.stdout
+    assert signal.getsignal(signal.SIGINT) is previous
