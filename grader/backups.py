@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from grader import scaffold, trees
+from grader.i18n import word
 from grader.course import CourseError
 
 STAMP_FORMAT = "%Y%m%dT%H%M%SZ"
@@ -58,8 +59,8 @@ class ResetResult:
 
     def describe(self) -> str:
         if self.backup is None:
-            return f"no lab at {self.lab}: nothing to back up; generated a fresh one"
-        return f"your previous lab is saved in {self.backup}; {self.lab} is fresh"
+            return word("backup.reset_fresh", lab=self.lab)
+        return word("backup.reset_saved", backup=self.backup, lab=self.lab)
 
 
 @dataclass(frozen=True)
@@ -77,9 +78,8 @@ class RestoreResult:
     lab: Path
 
     def describe(self) -> str:
-        before = (f"the lab as it was is saved in {self.backup}; " if self.backup
-                  else "there was no lab to save; ")
-        return f"{before}restored {self.restored.name} into {self.lab}"
+        before = word("backup.restore_saved", backup=self.backup) if self.backup else word("backup.restore_none")
+        return word("backup.restored", before=before, name=self.restored.name, lab=self.lab)
 
 
 def _day(course, day):
