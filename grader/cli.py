@@ -26,7 +26,7 @@ from grader.report.json import render_json
 from grader.report.text import can_encode, render_text
 from grader.state import State
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=i18n.language_group(),
                   help="Grade the labs of agent-lab: check your work, get hints, see your progress.")
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_TAMPERED = 0, 1, 2, 3

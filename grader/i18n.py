@@ -256,3 +256,40 @@ def wrap(text: str, width: int, indent: str = "", first: str = "") -> list[str]:
         used += display_width(token)
     lines.append(current.rstrip(" "))
     return lines
+
+
+# --------------------------------------------------------------------------- the CLI option
+
+def hoist_language(args: list[str]) -> list[str]:
+    """`--lang X` (or `--lang=X`) moved to the front, so `grader check day-07 --lang zh`
+    means what `grader --lang zh check day-07` does; nothing after `--` is touched."""
+    args = list(args)
+    head: list[str] = []
+    out: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            out += args[index:]
+            break
+        if arg == "--lang" and index + 1 < len(args):
+            head += args[index:index + 2]
+            index += 2
+            continue
+        if arg.startswith("--lang="):
+            head.append(arg)
+        else:
+            out.append(arg)
+        index += 1
+    return head + out
+
+
+def language_group():
+    """A typer group class that accepts the global `--lang` after the command too."""
+    from typer.core import TyperGroup
+
+    class LanguageGroup(TyperGroup):
+        def parse_args(self, ctx, args):
+            return super().parse_args(ctx, hoist_language(args))
+
+    return LanguageGroup
