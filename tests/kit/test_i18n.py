@@ -91,7 +91,7 @@ def test_the_course_title_is_translated(lang):
     assert i18n.localise(COURSE, lang).title != COURSE.title
 
 
-SHEETS_DONE = {"day-07"}  # days 1 and 2: their .zh.md sheets are still to write
+SHEETS_DONE = {"day-01", "day-07"}  # day 2: its .zh.md sheet is still to write
 
 
 @pytest.mark.parametrize("day", [d for d in COURSE.days if d.id in SHEETS_DONE], ids=lambda d: d.id)
