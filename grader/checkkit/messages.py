@@ -33,7 +33,7 @@ class Messages:
     def for_day(cls, checks_dir: Path, lang: str | None = None) -> "Messages":
         return cls(Path(checks_dir) / "messages.toml", KIT_MESSAGES, lang=lang)
 
-    def __call__(self, key: str, **values) -> str:
+    def __call__(self, key: str, /, **values) -> str:
         text = i18n.lookup(self._tables, key, values)
         if text is None:
             where = ", ".join(map(str, self.paths)) or "no catalogue"
@@ -41,7 +41,7 @@ class Messages:
         return text
 
 
-def kit_say(key: str, **values) -> str:
+def kit_say(key: str, /, **values) -> str:
     """One of the kit's own sentences (grader/checkkit/messages.toml), in the language of
     the run: for helpers that have no `ctx.say` at hand (grader/checkkit/sessionlog.py)."""
     return Messages(KIT_MESSAGES)(key, **values)
