@@ -208,7 +208,7 @@ def test_resume_across_processes(ctx):
     ctx.expect_ok(second, say("resume.failed", command=second.short_command(), status=second.returncode))
     if not requests:
         raise CheckFailed(say("resume.no_request"))
-    why = history_problem(say, requests[0], logged, "fix it", "round 1")
+    why = history_problem(say, requests[0], logged, "fix it", say("what.round1_history"))
     if why:
         stopped = re.search(r"log stopped at line \d+[^|]*", said(second))
         if stopped:  # the reader (E3) said a clean log was damaged: resume went on without part of it
