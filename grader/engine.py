@@ -41,7 +41,8 @@ from grader.plugin import GraderPlugin, Outcome, test_name_for
 from grader.results import CheckResult, DayResult, Status
 from grader.spawn import ChildTimeout, LabRunner, scaled
 
-PROBE_TIMEOUT = 10  # seconds for importing the lab's package: a healthy lab needs a fraction of one
+PROBE_TIMEOUT = 20  # seconds for importing (and compiling) the lab's package: a healthy lab needs a
+                    # fraction of one, a machine loaded tenfold a few (seen: over 10 s at load 25 on 2 cores)
 PROBE_FLOOR = 5     # ... never scaled below this: a loaded machine compiling a lab can take a second or two
 
 # Environment variables that would let the caller's pytest setup leak into grading.
