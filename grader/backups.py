@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from grader import scaffold, trees
+from grader.i18n import word
 from grader.course import CourseError
 
 STAMP_FORMAT = "%Y%m%dT%H%M%SZ"
@@ -58,8 +59,8 @@ class ResetResult:
 
     def describe(self) -> str:
         if self.backup is None:
-            return f"no lab at {self.lab}: nothing to back up; generated a fresh one"
-        return f"your previous lab is saved in {self.backup}; {self.lab} is fresh"
+            return word("backup.reset_fresh", lab=self.lab)
+        return word("backup.reset_saved", backup=self.backup, lab=self.lab)
 
 
 @dataclass(frozen=True)
@@ -77,9 +78,8 @@ class RestoreResult:
     lab: Path
 
     def describe(self) -> str:
-        before = (f"the lab as it was is saved in {self.backup}; " if self.backup
-                  else "there was no lab to save; ")
-        return f"{before}restored {self.restored.name} into {self.lab}"
+        before = word("backup.restore_saved", backup=self.backup) if self.backup else word("backup.restore_none")
+        return word("backup.restored", before=before, name=self.restored.name, lab=self.lab)
 
 
 def _day(course, day):
@@ -102,8 +102,7 @@ def backups_dir(course, day) -> Path:
 def _lab(course, day) -> Path:
     lab = _path(course, day.lab)
     if lab.exists() and not lab.is_dir():
-        raise BackupError(f"{lab} is a file, not a lab directory; nothing was changed. "
-                          "Move or rename that file, then run the command again.")
+        raise BackupError(word("backup.lab_is_file", lab=lab))
     return lab
 
 
@@ -129,7 +128,7 @@ def _back_up(course, day, lab: Path, now: datetime | None) -> Path:
     """Copy the lab to a new, uniquely named backup; raise BackupError if it cannot."""
     folder = backups_dir(course, day)
     if folder.resolve().is_relative_to(lab.resolve()):
-        raise BackupError(f"the backups folder {folder} is inside the lab {lab}; nothing was changed")
+        raise BackupError(word("backup.inside_lab", folder=folder, lab=lab))
     partial = folder / f".partial-{uuid.uuid4().hex[:8]}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -146,8 +145,7 @@ def _back_up(course, day, lab: Path, now: datetime | None) -> Path:
         partial.rename(final)          # replaces the empty dir we just made
     except OSError as exc:
         shutil.rmtree(partial, ignore_errors=True)
-        raise BackupError(f"could not back up {lab} to {folder}: {exc}; nothing was changed. "
-                          "Check that the folder is writable and the disk is not full.") from exc
+        raise BackupError(word("backup.could_not_back_up", lab=lab, folder=folder, error=exc)) from exc
     return final
 
 
@@ -171,7 +169,7 @@ def reset(course, day, *, now: datetime | None = None) -> ResetResult:
     try:
         tree, modes = scaffold.build(course, day, lab=True)   # a broken source must fail before anything moves
     except (*scaffold.ERRORS, OSError) as exc:
-        raise BackupError(f"cannot generate {day.id}: {exc}; nothing was changed") from exc
+        raise BackupError(word("backup.cannot_generate", day=day.id, error=exc)) from exc
     backup = _back_up(course, day, lab, now) if lab.is_dir() else None
     _swap(lab, _generate_into(tree, modes), backup)
     return ResetResult(backup, lab)
@@ -181,21 +179,21 @@ def _swap(lab: Path, fill, backup: Path | None) -> None:
     try:
         trees.replace_tree(lab, fill)
     except (OSError, *scaffold.ERRORS) as exc:
-        saved = f" (a copy is in {backup})" if backup else ""
-        raise BackupError(f"could not replace {lab}: {exc}; the lab was left as it was{saved}") from exc
+        saved = word("backup.copy_in", backup=backup) if backup else ""
+        raise BackupError(word("backup.could_not_replace", lab=lab, error=exc, saved=saved)) from exc
 
 
 def _choose(course, day, backup_name: str | None) -> Backup:
     available = list_backups(course, day)
     if not available:
-        raise BackupError(f"no backups of {day.id} yet (looked in {backups_dir(course, day)})")
+        raise BackupError(word("backup.none_yet", day=day.id, folder=backups_dir(course, day)))
     if backup_name is None:
         return available[0]
     for b in available:
         if b.name == backup_name:
             return b
     names = ", ".join(b.name for b in available)
-    raise BackupError(f"no backup named {backup_name!r} for {day.id}; available (newest first): {names}")
+    raise BackupError(word("backup.no_such", name=backup_name, day=day.id, names=names))
 
 
 def plan_restore(course, day, backup_name: str | None = None) -> RestorePlan:

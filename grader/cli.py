@@ -17,6 +17,8 @@ from typing import Annotated, Optional
 import typer
 
 from grader import hints as hinting
+from grader import i18n
+from grader.i18n import word
 from grader.course import Course, CourseError, Day, find_course, load_course
 from grader.engine import EngineError, run_day
 from grader.report import github, gradescope, junit
@@ -24,7 +26,7 @@ from grader.report.json import render_json
 from grader.report.text import can_encode, render_text
 from grader.state import State
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=i18n.language_group(),
                   help="Grade the labs of agent-lab: check your work, get hints, see your progress.")
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_TAMPERED = 0, 1, 2, 3
@@ -39,32 +41,41 @@ _options = _Options()
 
 @app.callback()
 def _main(course: Annotated[Optional[Path], typer.Option(
-        "--course", help="course.toml (or its directory); default: $GRADER_COURSE, then search upward.")] = None
+        "--course", help="course.toml (or its directory); default: $GRADER_COURSE, then search upward.")] = None,
+          lang: Annotated[Optional[str], typer.Option(
+        "--lang", help="zh or en; default: $GRADER_LANG, then the locale (LC_ALL, LC_MESSAGES, LANG), then en.")] = None
           ) -> None:
     """Grade the labs of agent-lab."""
     _options.course_path = course
+    try:
+        i18n.set_language(lang)  # every run chooses afresh (None: from the environment)
+    except ValueError:
+        i18n.set_language(None)
+        raise fail(word("cli.unknown_language", lang=lang)) from None
 
 
 # --------------------------------------------------------------------------- helpers
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     """Print `message` to stderr and return the Exit to raise."""
-    typer.echo(f"grader: {message}", err=True)
+    typer.echo(word("cli.prefix", message=message), err=True)
     return typer.Exit(code)
 
 
-def load() -> Course:
+def load(localised: bool = True) -> Course:
+    """The course; as students read it (titles and hints in the chosen language) unless not `localised`."""
     try:
-        return load_course(find_course(_options.course_path))
+        course = load_course(find_course(_options.course_path))
     except CourseError as exc:
         raise fail(str(exc)) from None
+    return i18n.localise(course) if localised else course
 
 
 def find_day(course: Course, text: str) -> Day:
     try:
         return course.find_day(text)
-    except CourseError as exc:
-        raise fail(str(exc)) from None
+    except CourseError:
+        raise fail(word("cli.unknown_day", day=text, known=", ".join(d.id for d in course.days) or "(none)")) from None
 
 
 def load_state(course: Course) -> State:
@@ -78,7 +89,7 @@ def save_state(state: State) -> None:
     try:
         state.save()
     except OSError as exc:  # progress is a convenience: never fail a check run over it
-        typer.echo(f"warning: could not save {state.path}: {exc.strerror}", err=True)
+        typer.echo(word("cli.could_not_save", path=state.path, why=exc.strerror), err=True)
 
 
 def use_colour() -> bool:
@@ -140,7 +151,7 @@ def check(
 
     typer.echo(RENDERERS["json" if as_json else "text"](result, the_day, keep), nl=False)
     if as_json and keep and result.run_root:
-        typer.echo(f"scratch directories kept in {result.run_root}", err=True)
+        typer.echo(word("cli.kept", path=result.run_root), err=True)
     if junit_path:
         junit.write_junit(result, junit_path)
     if gradescope_path:
@@ -156,9 +167,7 @@ def _refuse_if_tampered(course: Course) -> None:
     problems = integrity.tampered(course.root)
     if problems:
         listed = ", ".join(map(str, problems[:5])) + (" ..." if len(problems) > 5 else "")
-        raise fail(f"--ci: {len(problems)} file(s) differ from the grader as shipped: {listed}. "
-                   "Grade with a pristine copy of the kit (or, after an intended change, refresh the record "
-                   "with `python -m grader.integrity --update`).", EXIT_TAMPERED)
+        raise fail(word("cli.ci_tampered", count=len(problems), files=listed), EXIT_TAMPERED)
 
 
 def _report_changes_during_run(course: Course, before: dict[str, str], ci: bool) -> None:
@@ -175,10 +184,8 @@ def _report_changes_during_run(course: Course, before: dict[str, str], ci: bool)
         return
     listed = ", ".join(changed[:5]) + (" ..." if len(changed) > 5 else "")
     if ci:
-        raise fail(f"--ci: {len(changed)} grader file(s) changed while the lab's code ran: {listed}. "
-                   "The result is not reported; restore the kit before grading again.", EXIT_TAMPERED)
-    typer.echo(f"warning: {len(changed)} grader file(s) changed while the lab's code ran: {listed}. "
-               "Restore them (e.g. `git checkout -- grader course.toml`) before the next run.", err=True)
+        raise fail(word("cli.ci_changed", count=len(changed), files=listed), EXIT_TAMPERED)
+    typer.echo(word("cli.changed", count=len(changed), files=listed), err=True)
 
 
 @app.command()
@@ -194,13 +201,13 @@ def hint(
     if check_id is not None:
         try:
             checks = [the_day.check(check_id)]
-        except KeyError as exc:
-            raise fail(exc.args[0]) from None
+        except KeyError:
+            raise fail(word("cli.unknown_check", day=the_day.id, check=check_id,
+                            known=", ".join(c.id for c in the_day.all_checks))) from None
     else:
         checks = hinting.checks_for_hint(state, the_day)
         if not checks:
-            typer.echo(f"Every check of {the_day.id} passed in the last run: no hint needed. "
-                       f"Name a check to read its hints anyway: grader hint {the_day.id} CHECK")
+            typer.echo(word("hint.none_needed", day=the_day.id))
             raise typer.Exit(EXIT_OK)
     blocks = []
     for one in checks:
@@ -211,12 +218,12 @@ def hint(
 
 
 def _hint_text(day: Day, shown: hinting.HintShown) -> str:
-    head = f"{shown.check_id} (hint {shown.level} of {shown.total})"
+    head = word("hint.head", check=shown.check_id, level=shown.level, total=shown.total)
     if shown.already_all:
-        head += " - every hint of this check is already shown; this is the last one"
+        head += word("hint.all_shown")
     lines = [head, f"  {shown.text}"]
     if shown.more:
-        lines.append(f"  more: grader hint {day.id} {shown.check_id}")
+        lines.append(word("hint.more", day=day.id, check=shown.check_id))
     return "\n".join(lines) + "\n"
 
 
@@ -230,9 +237,9 @@ def list_days() -> None:
     for day in course.days:
         last = state.last(day.id)
         if last:
-            status = f"last: {last.get('passed')}/{last.get('total')} passed ({last.get('when')})"
+            status = word("list.last", passed=last.get("passed"), total=last.get("total"), when=last.get("when"))
         else:
-            status = "not checked yet"
+            status = word("list.never")
         typer.echo(f"  {day.id:<{width}}  {day.title}  [{status}]")
 
 
@@ -247,7 +254,7 @@ def _backup_call(fn, *args, **kwargs):
     except (BackupError, *ERRORS, CourseError) as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
-        raise fail(f"{exc.filename or ''}: {exc.strerror}; nothing was deleted") from None
+        raise fail(word("cli.os_error", file=exc.filename or "", why=exc.strerror)) from None
 
 
 @app.command()
@@ -260,21 +267,21 @@ def reset(
     from grader import backups
     course = load()
     if all_days == (day is not None):
-        raise fail("name one day (grader reset day-07) or pass --all")
+        raise fail(word("cli.reset_one_or_all"))
     days = course.days if all_days else [find_day(course, day)]
     plans = [_backup_call(backups.plan_reset, course, one) for one in days]
     for plan in plans:
         if plan.lab_exists:
-            typer.echo(f"{plan.day_id}: {plan.lab} ({plan.lab_files} files) will be backed up to "
-                       f"{plan.backups_dir}/<UTC time>/ and replaced by a fresh lab")
+            typer.echo(word("cli.reset_plan", day=plan.day_id, lab=plan.lab, files=plan.lab_files,
+                            backups=plan.backups_dir))
         else:
-            typer.echo(f"{plan.day_id}: no lab at {plan.lab}; a fresh one will be generated")
-    if not yes and not typer.confirm("Go ahead?", default=False):
-        typer.echo("nothing changed")
+            typer.echo(word("cli.reset_plan_new", day=plan.day_id, lab=plan.lab))
+    if not yes and not typer.confirm(word("cli.go_ahead"), default=False):
+        typer.echo(word("cli.nothing_changed"))
         raise typer.Exit(EXIT_FAILED)
     for one in days:
         typer.echo(_backup_call(backups.reset, course, one).describe())
-    typer.echo("bring a backup back with: grader restore DAY [BACKUP]")
+    typer.echo(word("cli.restore_how"))
 
 
 @app.command()
@@ -290,18 +297,18 @@ def restore(
     if backup is None:
         found = _backup_call(backups.list_backups, course, the_day)
         if not found:
-            typer.echo(f"no backups of {the_day.id} yet (grader reset {the_day.id} makes one)")
+            typer.echo(word("cli.no_backups", day=the_day.id))
             raise typer.Exit(EXIT_OK)
-        typer.echo(f"backups of {the_day.id}, newest first:")
+        typer.echo(word("cli.backups_head", day=the_day.id))
         for one in found:
-            typer.echo(f"  {one.name}  {one.files} files  {one.path}")
-        typer.echo(f"bring one back with: grader restore {the_day.id} NAME")
+            typer.echo(word("cli.backup_row", name=one.name, files=one.files, path=one.path))
+        typer.echo(word("cli.restore_one", day=the_day.id))
         raise typer.Exit(EXIT_OK)
     plan = _backup_call(backups.plan_restore, course, the_day, backup)
-    typer.echo(f"{plan.day_id}: {plan.lab} will be replaced by backup {plan.source.name}"
-               + ("; the current lab is backed up first" if plan.lab_exists else ""))
-    if not yes and not typer.confirm("Go ahead?", default=False):
-        typer.echo("nothing changed")
+    typer.echo(word("cli.restore_plan", day=plan.day_id, lab=plan.lab, backup=plan.source.name)
+               + (word("cli.restore_plan_backup") if plan.lab_exists else ""))
+    if not yes and not typer.confirm(word("cli.go_ahead"), default=False):
+        typer.echo(word("cli.nothing_changed"))
         raise typer.Exit(EXIT_FAILED)
     typer.echo(_backup_call(backups.restore, course, the_day, backup).describe())
 
@@ -312,7 +319,7 @@ def verify(
 ) -> None:
     """Prove the kit is gradable: solutions pass, labs score their scaffold count, mappings are exact."""
     from grader.verify import render_table, verify as run_verify
-    course = load()
+    course = load(localised=False)  # verify holds course.toml's titles to the checks' docstrings
     days = [find_day(course, day).id] if day else None
     report = _backup_call(run_verify, course, days)
     typer.echo(render_table(report), nl=False)

@@ -43,9 +43,10 @@ def _workspace(course_root: Path) -> list[Path]:
 
 
 def guarded_files(course_root: Path) -> list[Path]:
-    """course.toml, every file of the grader package and of the sample workspace,
+    """course.toml and its translations, every file of the grader package and of the sample workspace,
     except caches and the record itself."""
     files = [course_root / "course.toml"]
+    files += sorted(course_root.glob("course.*.toml"))  # its translations (course.zh.toml)
     for folder in (PACKAGE, *_workspace(course_root)):
         for path in sorted(folder.rglob("*")):
             if path.is_file() and path != RECORD and not SKIP_PARTS & set(path.parts) and path.suffix != ".pyc":

@@ -67,14 +67,11 @@ def failure_lines(check: CheckResult) -> list[tuple[str, str]]:
         return []
     lines = [("message", check.message or check.status.value)]
     if check.see_first:
+        from grader.i18n import word
         names = ", ".join(check.see_first)
-        fail = "fails" if len(check.see_first) == 1 else "fail"
-        if check.exercises:
-            text = (f"{names} also {fail}, and this check rests on that code too: if fixing "
-                    f"{', '.join(check.exercises)} does not make it pass, fix {names} first")
-        else:
-            text = f"{names} also {fail}, and this check rests on that code: fix {names} first"
-        lines.append(("first", text))
+        number = "one" if len(check.see_first) == 1 else "many"
+        key = f"first.also_{number}" if check.exercises else f"first.only_{number}"
+        lines.append(("first", word(key, names=names, exercises=", ".join(check.exercises))))
     if check.expected is not None:
         lines.append(("expected", check.expected))
     if check.seen is not None:

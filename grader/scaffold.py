@@ -10,7 +10,8 @@ For each day the generator renders:
 
 Both are committed; drift between them and what the generator makes now is an
 error `verify` reports. A file whose whole content sits in day blocks that a day
-does not reach is absent that day. The day's lab sheet (`sheet`) becomes README.md.
+does not reach is absent that day. The day's lab sheet (`sheet`) becomes README.md,
+its Chinese copy beside it (`<slug>.zh.md`) README.zh.md.
 
     python -m grader.scaffold [DAY ...] [--check] [--force]
 """
@@ -81,6 +82,14 @@ def build(course: Course, day: Day, *, lab: bool, revert: set[str] | frozenset[s
     if day.sheet is not None:
         tree[SHEET_NAME] = Path(day.sheet).read_bytes()
         modes[SHEET_NAME] = 0o644
+        # each translation of the sheet beside it (<slug>.zh.md) becomes README.<lang>.md
+        from grader.i18n import LANGUAGES, SOURCE, translated
+        for lang in LANGUAGES:
+            sheet = translated(Path(day.sheet), lang)
+            if lang != SOURCE and sheet.is_file():
+                name = f"README.{lang}.md"
+                tree[name] = sheet.read_bytes()
+                modes[name] = 0o644
     return tree, modes
 
 

@@ -35,7 +35,7 @@ def expect_exit(result: ChildResult, say, package: str, code: int = 0, message: 
     """Raise CheckFailed unless the child exited with `code`; the evidence is what it left."""
     if result.returncode != code:
         raise CheckFailed(message or say("child.crashed", command=result.short_command(), status=result.returncode),
-                          expected=f"exit status {code}", seen=evidence(result, say, package))
+                          expected=say("child.exit_status", code=code), seen=evidence(result, say, package))
 
 
 def last_json_object(result: ChildResult, say) -> dict:

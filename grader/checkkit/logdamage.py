@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+from .messages import kit_say
 from .loggen import Event, GeneratedLog, encode
 
 BAD_LINE_KINDS = ("bad-json", "blank", "not-object", "missing-seq", "missing-ts", "missing-type",
@@ -82,9 +83,10 @@ def torn_tail(log: GeneratedLog, rng: random.Random, *, inside_char: bool | None
     if inside_char and not inside:
         raise ValueError(f"the last line of {log.session_id} holds no multi-byte character to cut inside")
     keep = rng.choice(inside if inside_char else between)
-    where = "inside a multi-byte character" if inside_char else f"after {keep} of its {len(last)} bytes"
+    where = kit_say("damage.inside_char") if inside_char else kit_say("damage.after_bytes", keep=keep,
+                                                                        size=len(last))
     return Damaged(b"".join(log.lines[:-1]) + last[:keep], n, n - 1,
-                   "torn-in-char" if inside_char else "torn", f"the last line ({n}) cut {where}", log)
+                   "torn-in-char" if inside_char else "torn", kit_say("damage.torn", line=n, where=where), log)
 
 
 def no_newline(log: GeneratedLog) -> Damaged:
@@ -92,7 +94,7 @@ def no_newline(log: GeneratedLog) -> Damaged:
     finished, so it is torn all the same."""
     _numbered(log)
     n = len(log.lines)
-    return Damaged(log.data[:-1], n, n - 1, "no-newline", f"the last line ({n}) without its final newline", log)
+    return Damaged(log.data[:-1], n, n - 1, "no-newline", kit_say("damage.no_newline", line=n), log)
 
 
 def _lowest_line(kind: str) -> int:
@@ -122,37 +124,37 @@ def bad_middle_line(log: GeneratedLog, rng: random.Random, kind: str) -> Damaged
         # it (a spliced file). It is invalid JSON (the closing brace is gone), valid UTF-8.
         cut = rng.choice([k for k in range(1, len(lines[i]) - 1) if not _continuation(lines[i][k])])
         lines[i] = lines[i][:cut] + b"\n"
-        description = f"line {m} cut short after {cut} bytes (not valid JSON)"
+        description = kit_say("damage.bad_json", line=m, cut=cut)
     elif kind == "blank":
         lines.insert(i, b"\n")
-        description = f"a blank line at line {m}"
+        description = kit_say("damage.blank", line=m)
     elif kind == "not-object":
         # The event wrapped in an array, its seq alone, or the event serialised twice.
-        name, value = rng.choice((("an array", [event]), ("a number", event["seq"]),
-                                  ("a string", json.dumps(event, ensure_ascii=False))))
+        name, value = rng.choice((("array", [event]), ("number", event["seq"]),
+                                  ("string", json.dumps(event, ensure_ascii=False))))
         lines[i] = (json.dumps(value, ensure_ascii=False) + "\n").encode("utf-8")
-        description = f"line {m} holding {name}, not a JSON object"
+        description = kit_say("damage.not_object", line=m, holding=kit_say(f"damage.a_{name}"))
     elif kind.startswith("missing-"):
         key = kind.removeprefix("missing-")
         del event[key]
         lines[i] = encode(event)
-        description = f"line {m} without its {key}"
+        description = kit_say("damage.missing", line=m, key=key)
     elif kind == "bad-utf8":
         # A byte no UTF-8 text has, inside a string value: a flipped bit on disk, or a
         # writer that was not writing UTF-8. Everything else about the line is fine.
         at = lines[i].index(b'"type": "') + len(b'"type": "') if b'"type": "' in lines[i] else 1
         lines[i] = lines[i][:at] + b"\xff" + lines[i][at:]
-        description = f"line {m} with a byte that is not UTF-8"
+        description = kit_say("damage.bad_utf8", line=m)
     elif kind == "trailing-garbage":
         # A whole JSON object, then more on the same line: two writes glued together.
         lines[i] = lines[i][:-1] + rng.choice((b" {", b"x", b' {"seq": 0}', b",")) + b"\n"
-        description = f"line {m} with something after its JSON object"
+        description = kit_say("damage.trailing", line=m)
     elif kind == "seq-not-int":
         # The right number in the wrong type: a string, a float or a bool. Coercing it
         # with int() would accept a line no writer of this log produced.
         event["seq"] = rng.choice((str(m), float(m), f" {m}"))
         lines[i] = encode(event)
-        description = f"line {m} whose seq is {json.dumps(event['seq'])}, not the integer {m}"
+        description = kit_say("damage.seq_not_int", line=m, seq=json.dumps(event["seq"]))
     elif kind == "raw-control":
         # A raw control character (TAB, CR, ...) inside a string: JSON allows them only
         # escaped, and json.dumps always escapes them, so only a foreign writer puts one.
@@ -160,18 +162,18 @@ def bad_middle_line(log: GeneratedLog, rng: random.Random, kind: str) -> Damaged
         marked = {**event, "note": f"a{char}b"}  # a field of its own: every event type can carry it
         escaped = json.dumps(char)[1:-1].encode("ascii")  # \t, \r, \u0001, \u001f
         lines[i] = encode(marked).replace(b"a" + escaped + b"b", b"a" + char.encode("ascii") + b"b", 1)
-        description = f"line {m} with a raw control character ({char!r}) inside a string (JSON needs it escaped)"
+        description = kit_say("damage.raw_control", line=m, char=repr(char))
     elif kind == "repeated-seq":
         event["seq"] = m - 1
         lines[i] = encode(event)
-        description = f"line {m} repeating seq {m - 1}"
+        description = kit_say("damage.repeated_seq", line=m, previous=m - 1)
     elif kind == "lower-seq":
         event["seq"] = rng.randint(1, m - 2)
         lines[i] = encode(event)
-        description = f"line {m} with seq {event['seq']} after seq {m - 1}"
+        description = kit_say("damage.lower_seq", line=m, seq=event["seq"], previous=m - 1)
     else:  # seq-gap: line m removed; the line now numbered m holds seq m + 1
         del lines[i]
-        description = f"line {m} removed (line {m} now holds seq {m + 1}, after seq {m - 1})"
+        description = kit_say("damage.seq_gap", line=m, next=m + 1, previous=m - 1)
     return Damaged(b"".join(lines), m, m - 1, kind, description, log)
 
 
@@ -181,7 +183,7 @@ def blank_last_line(log: GeneratedLog) -> Damaged:
     of the file would let new events go after it, where no reader can reach them."""
     _numbered(log)
     n = len(log.lines)
-    return Damaged(log.data + b"\n", n + 1, n, "blank-last", f"an empty line after the last event (line {n + 1})",
+    return Damaged(log.data + b"\n", n + 1, n, "blank-last", kit_say("damage.blank_last", line=n + 1),
                    log)
 
 
@@ -192,7 +194,7 @@ def first_line_seq(log: GeneratedLog, rng: random.Random) -> Damaged:
     event = copy.deepcopy(log.events[0])
     event["seq"] = rng.choice((0, 2, rng.randint(3, 99)))
     data = encode(event) + b"".join(log.lines[1:])
-    return Damaged(data, 1, 0, "first-seq", f"line 1 with seq {event['seq']}, not 1", log)
+    return Damaged(data, 1, 0, "first-seq", kit_say("damage.first_seq", seq=event["seq"]), log)
 
 
 def every_damage(log: GeneratedLog, rng: random.Random) -> list[Damaged]:

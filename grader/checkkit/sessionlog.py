@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from grader.checkkit.messages import kit_say
+
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork")
 
 
@@ -78,13 +80,13 @@ def chain_problem(messages: list[dict]) -> str | None:
 
 
 def shapes(lines: list[Line]) -> str:
-    return ", ".join(line.kind for line in lines) or "no lines"
+    return ", ".join(line.kind for line in lines) or kit_say("log.no_lines")
 
 
 def described(lines: list[Line]) -> str:
     """`3 lines (message system, message user, usage)`."""
-    count = f"{len(lines)} line{'' if len(lines) == 1 else 's'}"
-    return f"{count} ({shapes(lines)})" if lines else count
+    count = kit_say("log.line_one" if len(lines) == 1 else "log.line_many", count=len(lines))
+    return kit_say("log.described", count=count, shapes=shapes(lines)) if lines else count
 
 
 def logs_in(directory: Path) -> list[Path]:
@@ -92,7 +94,7 @@ def logs_in(directory: Path) -> list[Path]:
 
 
 def names(paths) -> str:
-    return ", ".join(p.name for p in paths) or "nothing"
+    return ", ".join(p.name for p in paths) or kit_say("log.nothing")
 
 
 def sha256(path: Path) -> str:
@@ -113,13 +115,13 @@ def is_utc(ts) -> bool:
 def why_not_utc(ts) -> str:
     """What is wrong with a ts that is not ISO-8601 UTC, in a few words."""
     if not isinstance(ts, str):
-        return f"it is {type(ts).__name__} {ts!r}, not a string"
+        return kit_say("ts.not_a_string", kind=type(ts).__name__, ts=repr(ts))
     try:
         parsed = datetime.fromisoformat(ts[:-1] + "+00:00" if ts.endswith("Z") else ts)
     except ValueError:
-        return f"{ts!r} is not ISO-8601"
+        return kit_say("ts.not_iso", ts=repr(ts))
     if parsed.utcoffset() is None:
-        return f"{ts!r} has no offset: local time, not UTC"
+        return kit_say("ts.no_offset", ts=repr(ts))
     if parsed.utcoffset() != timedelta(0):
-        return f"{ts!r} is local time (offset {parsed.utcoffset()}), not UTC"
-    return f"{ts!r} does not end in Z or +00:00"
+        return kit_say("ts.local", ts=repr(ts), offset=parsed.utcoffset())
+    return kit_say("ts.suffix", ts=repr(ts))

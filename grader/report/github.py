@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from grader.i18n import word
 from grader.results import DayResult, failure_lines
 
 
@@ -29,7 +30,7 @@ def annotations(result: DayResult, files: dict[str, str] | None = None) -> list[
             continue
         kind = "warning" if check.bonus else "error"
         title = _escape_property(f"{result.day_id} {check.id} ({check.status})")
-        message = "\n".join(text if label == "message" else f"{label}: {text}"
+        message = "\n".join(text if label == "message" else word(f"label.{label}") + text
                             for label, text in failure_lines(check))
         where = f"file={_escape_property(files[check.id])}," if files and check.id in files else ""
         lines.append(f"::{kind} {where}title={title}::{_escape_data(message)}")
@@ -40,11 +41,11 @@ def summary_markdown(result: DayResult) -> str:
     def cell(text: str) -> str:
         return (text or "").replace("|", "\\|").replace("\n", " ")
 
-    rows = [f"### {result.day_id}: {result.passed}/{result.total} passed, "
-            f"bonus {result.bonus_passed}/{result.bonus_total}", "",
-            "| check | status | message |", "| --- | --- | --- |"]
+    rows = ["### " + word("summary.day", day=result.day_id, passed=result.passed, total=result.total,
+                          bonus_passed=result.bonus_passed, bonus_total=result.bonus_total), "",
+            word("summary.table_head"), "| --- | --- | --- |"]
     for check in result.all_results():
-        name = f"{check.id} (bonus)" if check.bonus else check.id
+        name = word("summary.bonus_check", check=check.id) if check.bonus else check.id
         rows.append(f"| {cell(name)} | {check.status.value} | {cell(check.message)} |")
     return "\n".join(rows) + "\n\n"
 

@@ -10,22 +10,23 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from grader.i18n import word
 from grader.results import CheckResult, DayResult, failure_lines
 
 
 def _output(check: CheckResult) -> str:
     if check.passed:
-        return "passed"
+        return word("summary.passed")
     lines = failure_lines(check)
     head = f"{check.status.value}: {lines[0][1]}"
-    return "\n".join([head] + [f"{label}: {text}" for label, text in lines[1:]])
+    return "\n".join([head] + [word(f"label.{label}") + text for label, text in lines[1:]])
 
 
 def to_gradescope(result: DayResult) -> dict:
     tests = []
     for check in result.all_results():
         tests.append({
-            "name": f"bonus: {check.id}" if check.bonus else check.id,
+            "name": word("summary.bonus_name", check=check.id) if check.bonus else check.id,
             "score": 0 if check.bonus else (1 if check.passed else 0),
             "max_score": 0 if check.bonus else 1,
             "status": "passed" if check.passed else "failed",
@@ -35,8 +36,8 @@ def to_gradescope(result: DayResult) -> dict:
     return {
         "score": result.passed,
         "max_score": result.total,
-        "output": f"{result.day_id}: {result.passed}/{result.total} passed, "
-                  f"bonus {result.bonus_passed}/{result.bonus_total}",
+        "output": word("summary.day", day=result.day_id, passed=result.passed, total=result.total,
+                       bonus_passed=result.bonus_passed, bonus_total=result.bonus_total),
         "visibility": "visible",
         "tests": tests,
     }

@@ -8,12 +8,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from grader.i18n import word
 from grader.results import CheckResult, DayResult, failure_lines
 
 
 def _details(check: CheckResult) -> str:
-    parts = [text if label == "message" else f"{label}: {text}" for label, text in failure_lines(check)]
-    parts += [f"reproduce: {line}" for line in check.repro]
+    parts = [text if label == "message" else word(f"label.{label}") + text for label, text in failure_lines(check)]
+    parts += [word("report.reproduce", command=line) for line in check.repro]
     return "\n".join(p for p in parts if p)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 
 from grader.course import Day
+from grader.i18n import pad as pad_to, display_width, word
 from grader.results import CheckResult, DayResult, failure_lines
 
 UNICODE_MARKS = {"passed": "✓", "failed": "✗", "error": "✗", "timeout": "✗", "skipped": "-"}
@@ -60,9 +61,9 @@ def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool
     marks = UNICODE_MARKS if unicode else ASCII_MARKS
     paint = _Painter(colour)
     width = max((len(c.id) for c in result.all_results()), default=0)
-    lines = [paint(f"{result.day_id}: {result.title}", "1"), f"lab: {result.lab}"]
+    lines = [paint(f"{result.day_id}: {result.title}", "1"), word("report.lab", lab=result.lab)]
     if result.seed is not None:
-        lines.append(f"inputs: seed {result.seed} (grader check {result.day_id} --seed {result.seed} repeats them)")
+        lines.append(word("report.inputs", seed=result.seed, day=result.day_id))
     if result.blocked:
         lines.append(paint(result.blocked, COLOURS["failed"]))
     lines.append("")
@@ -71,20 +72,21 @@ def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool
         number = numbers.get(check.id, position)
         lines += _check_lines(check, f"{number:>2}", width, marks, paint, result.day_id, keep)
     if result.bonus:
-        lines += ["", "bonus:"]
+        lines += ["", word("report.bonus_heading")]
         for check in result.bonus:
             lines += _check_lines(check, " *", width, marks, paint, result.day_id, keep)
-    summary = f"{result.passed}/{result.total} passed"
+    summary = word("report.passed", passed=result.passed, total=result.total)
     summary = paint(summary, COLOURS["passed" if result.all_core_passed else "failed"])
     if result.bonus_total:
-        summary += f"   bonus {result.bonus_passed}/{result.bonus_total}"
+        summary += word("report.bonus", passed=result.bonus_passed, total=result.bonus_total)
     lines += ["", summary]
     nxt = next_exercise(result, day)
     if nxt and not result.blocked:
         ex_id, file, count = nxt
-        lines.append(f"next: {ex_id} in {file} (fixes {count} check{'s' if count != 1 else ''})")
+        lines.append(word("report.next_one" if count == 1 else "report.next_many", exercise=ex_id, file=file,
+                          count=count))
     if keep and result.run_root:
-        lines.append(f"scratch directories kept in {result.run_root}")
+        lines.append(word("report.kept", path=result.run_root))
     return "\n".join(lines) + "\n"
 
 
@@ -93,19 +95,21 @@ def _check_lines(check: CheckResult, number: str, width: int, marks, paint, day_
     mark = paint(marks[status], COLOURS[status])
     lines = [f" {mark} {number} {check.id:<{width}}  {check.title}"]
     pad = " " * 7
+    # expected/seen labels padded alike, in columns (a CJK character takes two)
+    aligned = max(display_width(word("label.expected")), display_width(word("label.seen")))
     for label, text in failure_lines(check):
         if label == "message":
-            prefix = "" if status == "failed" else f"{status}: "
+            prefix = "" if status == "failed" else word(f"label.{status}")
             shown = text.splitlines() if not (check.expected or check.seen) or status != "failed" else text.splitlines()[:1]
             for i, part in enumerate(shown):
-                lines.append(pad + (prefix if i == 0 else " " * len(prefix)) + part)
-        elif label == "seen":
-            lines.append(f"{pad}seen:     {text}")
+                lines.append(pad + (prefix if i == 0 else " " * display_width(prefix)) + part)
+        elif label in ("expected", "seen"):
+            lines.append(pad + pad_to(word(f"label.{label}"), aligned) + text)
         else:
-            lines.append(f"{pad}{label}: {text}")
+            lines.append(pad + word(f"label.{label}") + text)
             if label == "hint" and check.hint_level < check.hint_levels:
-                lines.append(f"{pad}more: grader hint {day_id} {check.id}")
+                lines.append(pad + word("report.more", day=day_id, check=check.id))
     if keep and not check.passed:
         for command in check.repro:
-            lines.append(f"{pad}reproduce: {command}")
+            lines.append(pad + word("report.reproduce", command=command))
     return lines

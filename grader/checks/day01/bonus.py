@@ -25,8 +25,8 @@ def test_mock_selected(ctx):
     prompt = f"my name is {name}"
     with FakeModelServer(model=lambda request: reply_json(inputs.nice_to_meet(name[::-1]))) as server:
         env = wire_env(server, key, model)
-        cases = [("MOCK=1 and MCA_API_KEY set", {k: v for k, v in env.items() if k != "MOCK"}, True),
-                 ("no MCA_API_KEY", {k: v for k, v in env.items() if k != "MCA_API_KEY"}, False)]
+        cases = [(say("mock_case.both_set"), {k: v for k, v in env.items() if k != "MOCK"}, True),
+                 (say("mock_case.no_key"), {k: v for k, v in env.items() if k != "MCA_API_KEY"}, False)]
         for what, extra, mock in cases:
             result = ctx.run_agent(prompt, cwd=ctx.workspace("mock-selected"), extra_env=extra, mock=mock)
             lines = banners(result)

@@ -253,21 +253,21 @@ def test_repl_edges(ctx):
     blank = rng.choice((" ", "   ", "\t", " \t "))
     with ctx.start_agent(cwd=ctx.workspace("repl-edges")) as child:
         live = Live(ctx, child)
-        live.expect_prompt(1, "starting")
+        live.expect_prompt(1, say("doing.starting"))
         child.send("\n")
-        live.expect_prompt(2, "an empty line")
+        live.expect_prompt(2, say("doing.empty_line"))
         child.send(blank + "\n")
-        live.expect_prompt(3, "a blank line")
+        live.expect_prompt(3, say("doing.blank_line"))
         if live.between(1, 3):
             raise CheckFailed(say("edges.sent_empty"), expected="no reply", seen=squeezed(live.between(1, 3))[:200])
         live.interrupt(4)
         child.send(f"my name is {name}\n")
-        live.expect_prompt(5, f"the line after Ctrl-C (my name is {name})")
+        live.expect_prompt(5, say("doing.after_ctrl_c", name=name))
         if live.after(4) != inputs.nice_to_meet(name):
             raise CheckFailed(say("edges.after_ctrl_c", name=name), expected=inputs.nice_to_meet(name),
                               seen=live.after(4) or "nothing")
         child.close_stdin()
-        result = live.finish(10, "the end of input")
+        result = live.finish(10, say("doing.end_of_input"))
     if has_traceback(result) or result.returncode != 0:
         raise CheckFailed(say("edges.eof", status=result.returncode), seen=ctx.evidence(result))
 

@@ -73,7 +73,7 @@ class Live:
         wait_until(lambda: self.prompts() >= count or not self.child.running(), self.ctx.scaled(RETRY_AFTER))
         if self.prompts() < count and self.child.running():
             self.child.signal(signal.SIGINT)
-        self.expect_prompt(count, "Ctrl-C at the prompt")
+        self.expect_prompt(count, self.ctx.say("doing.ctrl_c"))
 
     def finish(self, timeout: float, doing: str):
         """Wait for the child to exit; a REPL that does not is a failure, not a grader timeout."""

@@ -82,7 +82,7 @@ def test_damaged_then_continue(ctx):
     _expect_recovery_at(ctx, lines, point, torn.data, "bonus.damaged_point")
     # What the model was sent: the history up to the fork point, once, then "hi".
     logged = [e["message"] for e in torn.source.events if e["type"] == "message" and e["seq"] <= point]
-    why = history_problem(say, first_requests[0], logged, "hi", "the recovered history") if first_requests \
+    why = history_problem(say, first_requests[0], logged, "hi", say("what.recovered_history")) if first_requests \
         else say("resume.no_request")
     if why:
         raise CheckFailed(say("bonus.damaged_history", prompt="hi", why=why))
@@ -96,7 +96,7 @@ def test_damaged_then_continue(ctx):
                 else f"it did not grow; the sessions dir holds {names(logs_in(sessions))}")
         raise CheckFailed(say("bonus.damaged_lost", session=recovery.stem, seen=seen))
     logged = [line.message for line in lines if line.data and line.data.get("type") == "message"]
-    why = history_problem(say, second_requests[0], logged, "hi again", "the recovery session") \
+    why = history_problem(say, second_requests[0], logged, "hi again", say("what.recovery_session")) \
         if second_requests else say("resume.no_request")
     if why:
         raise CheckFailed(say("bonus.damaged_history", prompt="hi again", why=why))

@@ -151,21 +151,16 @@ def test_replay_counts(ctx):
     """Replaying generated logs (with error, unknown-type and fork events too) returns exactly the logged messages in log order, counts every other event as skipped, and gives a token estimate above zero."""
     rng = ctx.rng("replay-counts")
     two = loggen.two_round_log(rng)
-    logs = [("a round-1 log", loggen.round1_log(rng)),
-            ("a round-1 log with an error event and an event of an unknown type",
-             loggen.round1_log(rng, error=True, unknown=True)),
-            ("a two-round log with an error event between the rounds", loggen.two_round_log(rng, error_between_rounds=True)),
-            ("a forked session (its last event is the fork event)",
-             loggen.fork_child(two, rng.choice(two.fork_points), rng)),
-            ("a log in which the user asked the same thing twice and got the same answer",
-             loggen.round1_log(rng, repeat_turn=True)),
-            ("a log in which the model failed at once and the user sent the same prompt again "
-             "(two equal user messages in a row)", loggen.round1_log(rng, retried_prompt=True)),
-            ("a log written while the machine's clock was set back (its ts are not in order)",
-             loggen.round1_log(rng, clock_back=True)),
-            ("a log that read an empty file first (a tool result and an assistant message with content \"\")",
-             loggen.round1_log(rng, empty_read=True)),
-            ("a round-1 log given as an iterator (replay takes any iterable of events)", loggen.round1_log(rng))]
+    say = ctx.say
+    logs = [(say("what.round1"), loggen.round1_log(rng)),
+            (say("what.round1_error_unknown"), loggen.round1_log(rng, error=True, unknown=True)),
+            (say("what.two_rounds_error"), loggen.two_round_log(rng, error_between_rounds=True)),
+            (say("what.forked"), loggen.fork_child(two, rng.choice(two.fork_points), rng)),
+            (say("what.repeated_turn"), loggen.round1_log(rng, repeat_turn=True)),
+            (say("what.retried_prompt"), loggen.round1_log(rng, retried_prompt=True)),
+            (say("what.clock_back"), loggen.round1_log(rng, clock_back=True)),
+            (say("what.empty_read"), loggen.round1_log(rng, empty_read=True)),
+            (say("what.iterator"), loggen.round1_log(rng))]
     inputs = [rows(log.events) for _, log in logs]
     inputs[-1] = {"rows": inputs[-1], "once": True}
     answers = call(ctx, "replay", inputs, "replay")
@@ -214,7 +209,7 @@ def test_resume_across_processes(ctx):
     ctx.expect_ok(second, say("resume.failed", command=second.short_command(), status=second.returncode))
     if not requests:
         raise CheckFailed(say("resume.no_request"))
-    why = history_problem(say, requests[0], logged, "fix it", "round 1")
+    why = history_problem(say, requests[0], logged, "fix it", say("what.round1_history"))
     if why:
         stopped = re.search(r"log stopped at line \d+[^|]*", said(second))
         if stopped:  # the reader (E3) said a clean log was damaged: resume went on without part of it
@@ -276,9 +271,10 @@ def test_torn_tail(ctx):
     torn = [logdamage.torn_tail(one, rng, inside_char=True), logdamage.torn_tail(two, rng, inside_char=False),
             logdamage.torn_tail(long, rng)]
     entries = [(d.description, d.data, d.events, d.stopped_at) for d in (*torn, logdamage.no_newline(three))]
-    entries += [(f"the same {what} log uncut", log.data, log.events, None)
-                for what, log in (("round-1", one), ("two-round", two), ("round-1 (with an unknown event)", three),
-                                  (f"round-1 (line 6 is {len(long.lines[5]):,} bytes long)", long))]
+    entries += [(ctx.say("what.uncut", what=what), log.data, log.events, None)
+                for what, log in ((ctx.say("what.kind_round1"), one), (ctx.say("what.kind_two_rounds"), two),
+                                  (ctx.say("what.kind_round1_unknown"), three),
+                                  (ctx.say("what.kind_round1_long", size=f"{len(long.lines[5]):,}"), long))]
     # Complete bad lines in the middle, for the reasons only: a torn tail must not be
     # reported as if it were one (parse before looking for the newline, and it would be).
     middle = [logdamage.bad_middle_line(loggen.two_round_log(rng), rng, kind) for kind in ("bad-json", "bad-utf8")]
@@ -296,7 +292,7 @@ def test_torn_tail(ctx):
         reason = answers[index][1].get("reason")
         if reason in complete_reasons:
             raise CheckFailed(ctx.say("read.torn_like_bad", what=damage.description, reason=reason),
-                              seen=f"the same reason for a complete bad line in the middle: {reason!r}")
+                              seen=ctx.say("what.same_reason", reason=repr(reason)))
     _read_while_growing(ctx, rng, two)
 
 
@@ -307,9 +303,9 @@ def _read_while_growing(ctx, rng, log: loggen.GeneratedLog) -> None:
     k = rng.randint(2, len(log.lines) - 2)
     prefix = loggen.GeneratedLog(log.session_id, log.lines[:k], log.events[:k])
     half = logdamage.torn_tail(loggen.GeneratedLog(log.session_id, log.lines[:k + 1], log.events[:k + 1]), rng)
-    versions = [(f"the log with its first {k} lines (read while it grows)", prefix.data, prefix.events, None),
-                (f"the same file, line {k + 1} half written (read again)", half.data, half.events, k + 1),
-                (f"the same file, all {len(log.lines)} lines written (read a third time)", log.data, log.events, None)]
+    versions = [(ctx.say("what.growing_first", lines=k), prefix.data, prefix.events, None),
+                (ctx.say("what.growing_half", line=k + 1), half.data, half.events, k + 1),
+                (ctx.say("what.growing_all", lines=len(log.lines)), log.data, log.events, None)]
     root = ctx.tmp("torn-tail-growing")
     files = []
     for number, (_, data, _, _) in enumerate(versions, 1):
@@ -358,23 +354,23 @@ def _with_empty_tool_calls(rng) -> loggen.GeneratedLog:
     return loggen.GeneratedLog(log.session_id, [loggen.encode(e) for e in events], events)
 
 
-def _slices(rng, log: loggen.GeneratedLog) -> list[tuple[str, loggen.GeneratedLog]]:
+def _slices(say, rng, log: loggen.GeneratedLog) -> list[tuple[str, loggen.GeneratedLog]]:
     """Parts of a log, as resume and the recovery fork hand them to fork_points (the events
     before a damaged line, one event at a time): an answer must be the seqs of the events
     it was given, not positions in the list, and a last event counts like any other."""
     events, n = log.events, len(log.events)
 
     def part(what: str, start: int, end: int) -> tuple[str, loggen.GeneratedLog]:
-        return (f"{what} (events {events[start]['seq']}-{events[end - 1]['seq']} of a two-round log)",
+        return (say("what.slice", what=what, first=events[start]["seq"], last=events[end - 1]["seq"]),
                 loggen.GeneratedLog(log.session_id, log.lines[start:end], events[start:end]))
 
     users = [i for i, e in enumerate(events) if e["type"] == "message" and e["message"]["role"] == "user"]
     last_user = rng.choice(users[1:])
     start = rng.randint(2, n // 2)
-    return [part("the events up to a user message not answered yet", 0, last_user + 1),
-            part("the events from the middle to the end", start, n),
-            part("one user message alone", last_user, last_user + 1),
-            part("a stretch from the middle", rng.randint(1, 4), rng.randint(n // 2 + 1, n - 1))]
+    return [part(say("what.slice_unanswered"), 0, last_user + 1),
+            part(say("what.slice_to_end"), start, n),
+            part(say("what.slice_one_user"), last_user, last_user + 1),
+            part(say("what.slice_middle"), rng.randint(1, 4), rng.randint(n // 2 + 1, n - 1))]
 
 
 def test_fork_points(ctx):
@@ -382,12 +378,12 @@ def test_fork_points(ctx):
     say = ctx.say
     rng = ctx.rng("fork-points")
     two = loggen.two_round_log(rng)
-    logs = [("a two-round log", two),
-            ("a two-round log with an error event between the rounds", loggen.two_round_log(rng, error_between_rounds=True)),
-            ("a round-1 log with an event of an unknown type", loggen.round1_log(rng, unknown=True, error=True)),
-            ("a round-1 log whose final answer has an empty tool_calls list", _with_empty_tool_calls(rng)),
-            ("a forked session (its last event is the fork event)", loggen.fork_child(two, rng.choice(two.fork_points), rng))]
-    logs += _slices(rng, loggen.two_round_log(rng, error=True))
+    logs = [(say("what.two_rounds"), two),
+            (say("what.two_rounds_error"), loggen.two_round_log(rng, error_between_rounds=True)),
+            (say("what.round1_unknown"), loggen.round1_log(rng, unknown=True, error=True)),
+            (say("what.empty_tool_calls"), _with_empty_tool_calls(rng)),
+            (say("what.forked"), loggen.fork_child(two, rng.choice(two.fork_points), rng))]
+    logs += _slices(say, rng, loggen.two_round_log(rng, error=True))
     answers = call(ctx, "fork_points", [rows(log.events) for _, log in logs], "fork-points")
     for (what, log), answer in zip(logs, answers):
         problem = failed_call(say, "fork_points", answer, what)
@@ -441,14 +437,14 @@ def forks(ctx) -> list[Forked]:
     crash cut (the lines up to N are sound: a fork must not refuse them); and of a session that
     another process holds open. Every log is full of non-ASCII text."""
     rng = ctx.rng("forks")
-    plans = [("a compact two-round log", loggen.two_round_log(rng, compact=True, shuffle_keys=True), 8, False)]
+    plans = [(ctx.say("what.compact"), loggen.two_round_log(rng, compact=True, shuffle_keys=True), 8, False)]
     usual = loggen.two_round_log(rng)
-    plans.append(("a two-round log", usual, rng.choice([p for p in usual.fork_points if p != 8]), False))
-    torn = logdamage.torn_tail(loggen.two_round_log(rng), rng)  # a crash cut its last line: the
-    plans.append((f"a two-round log whose last line a crash cut ({torn.description})", torn,  # lines before
-                  rng.choice([p for p in torn.source.fork_points if p < torn.stopped_at]), False))  # are sound
+    plans.append((ctx.say("what.two_rounds"), usual, rng.choice([p for p in usual.fork_points if p != 8]), False))
+    torn = logdamage.torn_tail(loggen.two_round_log(rng), rng)  # a crash cut its last line: the lines
+    plans.append((ctx.say("what.torn_parent", damage=torn.description), torn,  # before the cut are sound
+                  rng.choice([p for p in torn.source.fork_points if p < torn.stopped_at]), False))
     live = loggen.round1_log(rng, empty_read=rng.random() < 0.5)
-    plans.append(("a session another process has open for writing", live, rng.choice(live.fork_points), True))
+    plans.append((ctx.say("what.open_elsewhere"), live, rng.choice(live.fork_points), True))
     done = []
     for what, log, at_seq, held in plans:
         parent = getattr(log, "source", log)  # a Damaged log's lines up to the cut are its source's

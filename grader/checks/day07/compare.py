@@ -16,11 +16,11 @@ from grader.checkkit import CheckFailed, differing, short
 from .calls import failed_call, fields_of, odd_value
 
 
-def _brief(message) -> str:
+def _brief(say, message) -> str:
     if not isinstance(message, dict):
         return short(repr(message), 80)
-    calls = " with tool_calls" if message.get("tool_calls") else ""
-    return f"the {message.get('role')} message{calls} {short(str(message.get('content') or ''), 40)!r}"
+    key = "brief.message_calls" if message.get("tool_calls") else "brief.message"
+    return say(key, role=message.get("role"), content=repr(short(str(message.get("content") or ""), 40)))
 
 
 def messages_differ(say, got, expected: list[dict], where: str) -> str | None:
@@ -32,25 +32,25 @@ def messages_differ(say, got, expected: list[dict], where: str) -> str | None:
     if len(got) != len(expected):
         extra = [m for m in got if m not in expected]
         if len(got) > len(expected) and extra:
-            return say("replay.extra", count=len(got), expected=len(expected), where=where, first=_brief(extra[0]))
+            return say("replay.extra", count=len(got), expected=len(expected), where=where, first=_brief(say, extra[0]))
         return say("replay.count", count=len(got), expected=len(expected), where=where)
     if sorted(map(json.dumps, got)) == sorted(map(json.dumps, expected)):
         first = next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b)
-        return say("replay.order", where=where, index=first + 1, seen=_brief(got[first]), expected=_brief(expected[first]))
+        return say("replay.order", where=where, index=first + 1, seen=_brief(say, got[first]), expected=_brief(say, expected[first]))
     first = next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b)
     seen, wanted = got[first], expected[first]
     if isinstance(seen, dict):
         missing = sorted(set(wanted) - set(seen))
         if missing:
-            return say("replay.field_missing", index=first + 1, message=_brief(wanted), field=missing[0], where=where)
+            return say("replay.field_missing", index=first + 1, message=_brief(say, wanted), field=missing[0], where=where)
         changed = sorted(k for k in wanted if seen.get(k) != wanted[k])
         added = sorted(set(seen) - set(wanted))
         if changed:
             shown, expected_shown = differing(seen.get(changed[0]), wanted[changed[0]], 80)
-            return say("replay.field_changed", index=first + 1, message=_brief(wanted), field=changed[0],
+            return say("replay.field_changed", index=first + 1, message=_brief(say, wanted), field=changed[0],
                        seen=shown, expected=expected_shown, where=where)
         if added:
-            return say("replay.field_added", index=first + 1, message=_brief(wanted), field=added[0], where=where)
+            return say("replay.field_added", index=first + 1, message=_brief(say, wanted), field=added[0], where=where)
     return say("replay.differs", index=first + 1, where=where, seen=short(repr(seen), 120))
 
 
@@ -82,14 +82,14 @@ def read_answer(say, case: ReadCase, answer: dict) -> CheckFailed | None:
     if case.stopped_at is None:
         if stopped is not None:
             return CheckFailed(say("read.phantom", what=case.what, lines=len(case.events), line=stopped,
-                                   reason=reason), expected="stopped_at null", seen=f"stopped_at {stopped}")
+                                   reason=reason), expected=say("brief.stopped_null"), seen=say("brief.stopped_at", line=stopped))
         if events != expected:
             return CheckFailed(say("read.clean_events", what=case.what, lines=len(expected), events=len(events)))
         return None
     if stopped is None:
         return CheckFailed(say("read.stop_silent", line=case.stopped_at, what=case.what, events=len(events)),
-                           expected=f"stopped_at {case.stopped_at} with a reason",
-                           seen=f"{len(events)} events, stopped_at null")
+                           expected=say("brief.stopped_with_reason", line=case.stopped_at),
+                           seen=say("brief.events_not_stopped", events=len(events)))
     if stopped != case.stopped_at:
         return CheckFailed(say("read.stop_elsewhere", line=case.stopped_at, what=case.what, seen_line=stopped,
                                reason=reason))
