@@ -317,7 +317,12 @@ def plan_restore(course, day, backup_name: str | None = None) -> RestorePlan:
 
 def describe_backups(course, day) -> list[BackupInfo]:
     """The day's backups, newest first, each with what it holds."""
+    from grader.manifest import mistyped_path
+
     day = _day(course, day)
+    wrong = mistyped_path(course, day, "lab")
+    if wrong:
+        raise BackupError(f"{wrong}; nothing was changed")
     found = list_backups(course, day)
     try:
         tree, _ = scaffold.build(course, day, lab=True) if found else ({}, {})

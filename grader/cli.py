@@ -211,7 +211,7 @@ def check(
             raise fail(f"not a {the_day.id} lab: {problem}. Fix: {fix}.")
     state = load_state(course) if own_lab else None
     guarded = integrity.current(course.root)
-    live = _LiveLines(the_day, as_json)
+    live = _LiveLines(the_day, as_json, len(only) if only else len(the_day.all_checks))
     fingerprint = trees.fingerprint(target, course.runtime_dirs) if own_lab and target.is_dir() else None
     try:
         result = run_day(course, the_day, target, keep=keep, select=only or None, seed=seed,
@@ -251,7 +251,7 @@ class _LiveLines:
     erased before the report, which repeats them with the details. Off for --json and
     whenever stdout is not a terminal: then the output is exactly the report."""
 
-    def __init__(self, day: Day, as_json: bool):
+    def __init__(self, day: Day, as_json: bool, count: int):
         self.active = not as_json and is_terminal()
         self.day = day
         self.rows = 0
@@ -263,7 +263,7 @@ class _LiveLines:
         self.paint = _Painter(use_colour())
         self.width = max(shutil.get_terminal_size().columns, 20)
         if self.active:
-            self._write(f"{day.id}: running {len(day.all_checks)} checks ...")
+            self._write(f"{day.id}: running {count} check{'s' if count != 1 else ''} ...")
 
     def _write(self, line: str) -> None:
         self.stream.write(line + "\n")

@@ -302,4 +302,4 @@ def mistyped_path(course: Course, day: Day, key: str) -> str | None:
     what = {"lab": "lab", "solution": "solution", "checks_dir": "checks folder"}[key]
     return (f"the {what} path of {day.id} looks mistyped in course.toml: {path} does not exist and {reason}. "
             f"It comes from {where(course, day, key)}. Fix: correct `{key}` in course.toml, then run the "
-            f"command again (grader reset would create a new directory at the mistyped path)")
+            f"command again")
