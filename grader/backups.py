@@ -242,6 +242,9 @@ def _back_up(course, day, lab: Path, now: datetime | None) -> Path:
         shutil.rmtree(partial, ignore_errors=True)
         raise BackupError(f"could not back up {lab} to {folder}: {exc}; nothing was changed. "
                           "Check that the folder is writable and the disk is not full.") from exc
+    except BaseException:   # Ctrl-C: no half copy left behind
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
     return final
 
 

@@ -24,7 +24,7 @@ from grader.engine import EngineError, Interrupted, not_a_lab, run_day
 from grader.report import github, gradescope, junit
 from grader.report.json import render_json
 from grader.report.text import (ASCII_MARKS, UNICODE_MARKS, _Painter, can_encode, check_head, check_numbers,
-                                display_width, render_text)
+                                display_width, render_text, wrap)
 from grader.state import State
 
 
@@ -205,9 +205,11 @@ def check(
     if target.is_dir():
         problem = not_a_lab(course, the_day, target)
         if problem:
-            fix = (f"`grader reset {the_day.id}` brings back the untouched lab (what is there now is backed up first)"
-                   if own_lab else f"pass the directory that holds {course.agent.package}/ "
-                   f"(the day's own lab is {the_day.lab})")
+            if own_lab:
+                fix = f"`grader reset {the_day.id}` brings back the untouched lab (what is there now is backed up first)"
+            else:
+                fix = (f"pass a {the_day.id} lab: a directory made from {the_day.lab}, with its "
+                       f"{course.agent.package}/ package and the day's exercise files")
             raise fail(f"not a {the_day.id} lab: {problem}. Fix: {fix}.")
     state = load_state(course) if own_lab else None
     guarded = integrity.current(course.root)
@@ -362,7 +364,7 @@ def _hint_text(day: Day, shown: hinting.HintShown) -> str:
     head = f"{shown.check_id} (hint {shown.level} of {shown.total})"
     if shown.already_all:
         head += " - every hint of this check is already shown; this is the last one"
-    lines = [head, f"  {shown.text}"]
+    lines = [head, *wrap(shown.text, report_width(), "  ", "  ")]
     if shown.more:
         lines.append(f"  more: grader hint {day.id} {shown.check_id}")
     return "\n".join(lines) + "\n"
@@ -382,19 +384,23 @@ def _current_hints(state: State, day: Day) -> None:
     for one in core:
         shown = hinting.current(state, day, one)
         head = f"{numbers[one.id]:>2} {shown.check_id} (hint {shown.level} of {shown.total})"
-        lines = [head, f"   {shown.text}"]
+        lines = [head, *wrap(shown.text, report_width(), "   ", "   ")]
         if shown.more:
             lines.append(f"   next hint: grader hint {day.id} {shown.check_id}")
         blocks.append("\n".join(lines) + "\n")
+    width = report_width()
     if blocks:
         typer.echo("\n".join(blocks), nl=False)
-        typer.echo(f"\nThese are the hints you have reached; nothing was moved. The next hint of one "
-                   f"check: grader hint {day.id} CHECK (its id, its number, or an exercise point like "
-                   f"{day.exercises[0].id if day.exercises else 'E1'}).")
+        typer.echo("")
+        for line in wrap(f"These are the hints you have reached; nothing was moved. The next hint of one "
+                         f"check: grader hint {day.id} CHECK (its id, its number, or an exercise point like "
+                         f"{day.exercises[0].id if day.exercises else 'E1'}).", width):
+            typer.echo(line)
     if bonus:
         names = ", ".join(c.id for c in bonus)
-        typer.echo(f"Bonus checks that did not pass: {names}; their hints only when named "
-                   f"(grader hint {day.id} {bonus[0].id}).")
+        for line in wrap(f"Bonus checks that did not pass: {names}; their hints only when named "
+                         f"(grader hint {day.id} {bonus[0].id}).", width):
+            typer.echo(line)
 
 
 @app.command("list")

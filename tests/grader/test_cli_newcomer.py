@@ -131,6 +131,7 @@ def test_lab_that_is_not_a_lab_of_the_day_exits_2_and_records_nothing(cli, cours
     (partial / "toy/count.py").unlink()
     result = cli("check", "1", "--lab", partial)
     assert result.exit_code == 2 and "has no toy/count.py (the file of E2)" in result.stderr
+    assert f"pass a day-01 lab: a directory made from {course_dir / LAB}" in result.stderr
     assert state(course_dir) == before
 
 
