@@ -288,7 +288,7 @@ class _LiveLines:
 
     def clear(self) -> None:
         if self.active and self.rows:
-            self.stream.write(f"\033[{self.rows}F\033[J")
+            self.stream.write(f"\r\033[{self.rows}A\033[J")   # up to the first live line, clear below
             self.stream.flush()
             self.rows = 0
 

@@ -288,7 +288,7 @@ def test_the_cli_wraps_at_columns_and_not_when_piped(cli, course_dir):
     narrow = cli("check", "1", env={"COLUMNS": "40"}).stdout
     for line in narrow.splitlines():   # longer only if it is one word (a path) or a command to copy whole
         assert display_width(line) <= 40 or len(line.split()) == 1 or line.split()[0] == "more:", line
-    piped = cli("check", "1").stdout
+    piped = cli("check", "1", env={"COLUMNS": None}).stdout
     assert len(piped.splitlines()) < len(narrow.splitlines())
     assert any(len(line) > 40 for line in piped.splitlines())     # not a terminal, no COLUMNS: as before
 
@@ -357,15 +357,22 @@ def test_ctrl_c_during_a_check_says_nothing_was_changed(course_dir, tmp_path):
     start = text.index("def test_runs(ctx):")
     end = text.index("def test_greets(ctx):")
     module.write_text(text[:start] + f"MARK = {str(mark)!r}\n" + SLOW_RUNS.strip() + "\n\n\n" + text[end:])
+    # SIGINT as a terminal leaves it: a test run started in the background inherits it ignored
     proc = subprocess.Popen(grader_argv("check", "1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=child_env(course_dir), cwd=course_dir)
+                            text=True, env=child_env(course_dir), cwd=course_dir,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not (mark.exists() and mark.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert mark.exists(), "the slow check never started"
     sleeper = int(mark.read_text())
     proc.send_signal(signal.SIGINT)     # what the terminal's Ctrl-C gives the grader (its children have their own group)
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"the grader did not stop on SIGINT: {out}\n{err}")
     assert proc.returncode == 130, err
     assert "interrupted: nothing was changed" in err and "Traceback" not in err and out == ""
     assert state(course_dir) is None
