@@ -25,8 +25,10 @@ import os
 import platform
 import secrets
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Mapping
@@ -140,18 +142,19 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     run_root = Path(tempfile.mkdtemp(prefix=f"grader-{day.id}-")).resolve()
     started = time.perf_counter()
     try:
-        context = _context(course, day, lab, run_root, seed, keep)
-        blocked = _probe(context)
-        if blocked is None:
-            done = (lambda check_id, outcome: on_check(check_id, outcome.status)) if on_check else None
-            plugin = GraderPlugin(context, selected, on_done=done)
-            # The copy taken before any student code ran, not the kit's file.
-            exit_code, output = _run_pytest(context.fixtures / module.name, run_root, plugin)
-            _raise_for(plugin, exit_code, output, day, module)
-            outcomes = plugin.outcomes
-        else:
-            skipped = context.say("lab.skipped")
-            outcomes = {c.id: Outcome(Status.SKIPPED, skipped) for c in day.all_checks}
+        with children_get_default_sigint():
+            context = _context(course, day, lab, run_root, seed, keep)
+            blocked = _probe(context)
+            if blocked is None:
+                done = (lambda check_id, outcome: on_check(check_id, outcome.status)) if on_check else None
+                plugin = GraderPlugin(context, selected, on_done=done)
+                # The copy taken before any student code ran, not the kit's file.
+                exit_code, output = _run_pytest(context.fixtures / module.name, run_root, plugin)
+                _raise_for(plugin, exit_code, output, day, module)
+                outcomes = plugin.outcomes
+            else:
+                skipped = context.say("lab.skipped")
+                outcomes = {c.id: Outcome(Status.SKIPPED, skipped) for c in day.all_checks}
     except KeyboardInterrupt:
         raise Interrupted(str(run_root) if keep else None) from None
     finally:
@@ -195,6 +198,23 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
                        kit_paths=tuple(kit))
     return CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, sample=sample, keep=keep,
                         run_root=run_root, seed=seed, runner=runner, say=Messages.for_day(fixtures))
+
+
+@contextlib.contextmanager
+def children_get_default_sigint():
+    """A grader started with SIGINT ignored (a script's background job, nohup) would hand the
+    ignore on to every child it starts, and a check that presses Ctrl-C in the lab's REPL would
+    see nothing happen. For the run, a handler that does nothing replaces the ignore: the grader
+    still ignores Ctrl-C, and a child (exec resets handlers, not ignores) gets the default."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGINT, lambda number, frame: None)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _probe(context: CheckContext) -> str | None:
