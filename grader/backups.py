@@ -1,14 +1,19 @@
 """`grader reset` and `grader restore`: never delete a student's file without a copy.
 
 Backups live in `<course root>/.grader/backups/<day id>/<UTC timestamp>/`, one full
-copy of the lab each. A backup is written under a hidden temporary name and renamed
-when complete, so a crash never leaves a half backup that looks whole. The lab itself
-is replaced by writing the new tree beside it and swapping the two
-(trees.replace_tree). Prompting for confirmation is the CLI's job: plan_reset and
-plan_restore tell it what is about to happen.
+copy of the lab each, with `<UTC timestamp>.json` beside it (the score the lab had at
+its last check, if that check saw these very files). A backup is written under a hidden
+temporary name and renamed when complete, so a crash never leaves a half backup that
+looks whole. An untouched lab (exactly the generated files) is not backed up.
+
+The lab's contents are replaced in place (trees.replace_contents): the directory itself
+stays, so a student whose shell stands in it is not left in a deleted directory.
+Prompting for confirmation is the CLI's job: plan_reset and plan_restore tell it what
+is about to happen.
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import uuid
@@ -42,6 +47,65 @@ class Backup:
     def files(self) -> int:
         return sum(1 for p in self.path.rglob("*") if p.is_file())
 
+    @property
+    def size(self) -> int:
+        """Bytes of the files it holds."""
+        total = 0
+        for p in self.path.rglob("*"):
+            try:
+                if p.is_file() and not p.is_symlink():
+                    total += p.stat().st_size
+            except OSError:
+                pass
+        return total
+
+    @property
+    def note(self) -> dict:
+        """What was recorded beside it when it was taken ({} for older backups)."""
+        try:
+            data = json.loads(self.path.with_name(self.name + ".json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def score(self) -> str | None:
+        """`4/11 passed` as last checked, with how sure that is; None if never checked."""
+        last = self.note.get("last_check")
+        if not isinstance(last, dict) or "passed" not in last:
+            return None
+        text = f"{last.get('passed')}/{last.get('total')} passed"
+        if self.note.get("last_check_current"):
+            return f"{text} (checked {last.get('when', '?')})"
+        return f"{text} at its last check ({last.get('when', '?')}), edited since"
+
+
+@dataclass(frozen=True)
+class BackupInfo:
+    """A backup as `grader restore DAY` lists it."""
+
+    backup: Backup
+    changed: int | None    # files that differ from the untouched lab (None: the lab cannot be generated)
+    files: int
+    size: int
+    score: str | None
+
+    def describe(self) -> str:
+        changed = ("? files changed" if self.changed is None else
+                   f"{self.changed} file{'s' if self.changed != 1 else ''} changed")
+        score = self.score or "never checked"
+        return f"{self.backup.name}  {score}; {changed}; {self.files} files, {human_size(self.size)}"
+
+
+def human_size(n: int) -> str:
+    for unit in ("bytes", "kB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n} bytes"
+
+
+UNTOUCHED = "the lab is untouched, nothing to back up"
+
 
 @dataclass(frozen=True)
 class ResetPlan:
@@ -50,14 +114,18 @@ class ResetPlan:
     lab_exists: bool       # False: nothing to back up, the lab is simply generated
     lab_files: int
     backups_dir: Path
+    untouched: bool = False  # the lab holds exactly the generated files: no backup is taken
 
 
 @dataclass(frozen=True)
 class ResetResult:
-    backup: Path | None    # None: there was no lab, nothing to back up
+    backup: Path | None    # None: there was no lab, or it was untouched: nothing to back up
     lab: Path
+    untouched: bool = False
 
     def describe(self) -> str:
+        if self.backup is None and self.untouched:
+            return f"{self.lab}: {UNTOUCHED}; it is fresh"
         if self.backup is None:
             return word("backup.reset_fresh", lab=self.lab)
         return word("backup.reset_saved", backup=self.backup, lab=self.lab)
@@ -67,8 +135,9 @@ class ResetResult:
 class RestorePlan:
     day_id: str
     lab: Path
-    lab_exists: bool       # True: the current lab is backed up before it is replaced
+    lab_exists: bool       # True: the current lab is backed up before it is replaced (unless untouched)
     source: Backup
+    untouched: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,9 +145,15 @@ class RestoreResult:
     restored: Backup       # the backup brought back (it stays where it is)
     backup: Path | None    # where the lab as it was before the restore went
     lab: Path
+    untouched: bool = False
 
     def describe(self) -> str:
-        before = word("backup.restore_saved", backup=self.backup) if self.backup else word("backup.restore_none")
+        if self.backup:
+            before = word("backup.restore_saved", backup=self.backup)
+        elif self.untouched:
+            before = f"{UNTOUCHED}; "
+        else:
+            before = word("backup.restore_none")
         return word("backup.restored", before=before, name=self.restored.name, lab=self.lab)
 
 
@@ -100,7 +175,12 @@ def backups_dir(course, day) -> Path:
 
 
 def _lab(course, day) -> Path:
+    from grader.manifest import mistyped_path
+
     lab = _path(course, day.lab)
+    wrong = mistyped_path(course, day, "lab")
+    if wrong:
+        raise BackupError(f"{wrong}; nothing was changed")
     if lab.exists() and not lab.is_dir():
         raise BackupError(word("backup.lab_is_file", lab=lab))
     return lab
@@ -124,6 +204,18 @@ def list_backups(course, day) -> list[Backup]:
     return [b for *_, b in sorted(found, key=lambda t: (t[0], t[1]), reverse=True)]
 
 
+def _note(course, day, lab: Path) -> dict:
+    """The lab's last recorded check, and whether it saw exactly the files backed up now."""
+    from grader.state import State
+
+    last = State.load(course.root, readonly=True).last(day.id)
+    if not last:
+        return {}
+    current = last.get("lab_sha256") == trees.fingerprint(lab, course.runtime_dirs)
+    keep = {k: last[k] for k in ("passed", "total", "bonus_passed", "bonus_total", "when") if k in last}
+    return {"last_check": keep, "last_check_current": current}
+
+
 def _back_up(course, day, lab: Path, now: datetime | None) -> Path:
     """Copy the lab to a new, uniquely named backup; raise BackupError if it cannot."""
     folder = backups_dir(course, day)
@@ -143,9 +235,15 @@ def _back_up(course, day, lab: Path, now: datetime | None) -> Path:
             except FileExistsError:
                 n += 1
         partial.rename(final)          # replaces the empty dir we just made
+        note = _note(course, day, lab)
+        if note:
+            final.with_name(final.name + ".json").write_text(json.dumps(note, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
         shutil.rmtree(partial, ignore_errors=True)
         raise BackupError(word("backup.could_not_back_up", lab=lab, folder=folder, error=exc)) from exc
+    except BaseException:   # Ctrl-C: no half copy left behind
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
     return final
 
 
@@ -155,29 +253,46 @@ def _generate_into(tree: dict[str, bytes], modes: dict[str, int]):
     return fill
 
 
+def _generated(course, day) -> tuple[dict, dict]:
+    try:
+        return scaffold.build(course, day, lab=True)   # a broken source must fail before anything moves
+    except (*scaffold.ERRORS, OSError) as exc:
+        raise BackupError(word("backup.cannot_generate", day=day.id, error=exc)) from exc
+
+
+def _untouched(course, day, lab: Path) -> bool:
+    """The lab holds exactly the generated files (False if the source cannot be rendered)."""
+    if not lab.is_dir():
+        return False
+    try:
+        tree, _ = scaffold.build(course, day, lab=True)
+    except (*scaffold.ERRORS, OSError):
+        return False
+    return trees.is_untouched(lab, tree)
+
+
 def plan_reset(course, day) -> ResetPlan:
     day = _day(course, day)
     lab = _lab(course, day)
     files = len(trees.tree_files(lab, course.runtime_dirs)) if lab.is_dir() else 0
-    return ResetPlan(day.id, lab, lab.is_dir(), files, backups_dir(course, day))
+    return ResetPlan(day.id, lab, lab.is_dir(), files, backups_dir(course, day), _untouched(course, day, lab))
 
 
 def reset(course, day, *, now: datetime | None = None) -> ResetResult:
-    """Back up the student's lab (if any), then replace it with a freshly generated one."""
+    """Back up the student's lab (if any, and not untouched), then replace its contents
+    with a freshly generated lab, in place."""
     day = _day(course, day)
     lab = _lab(course, day)
-    try:
-        tree, modes = scaffold.build(course, day, lab=True)   # a broken source must fail before anything moves
-    except (*scaffold.ERRORS, OSError) as exc:
-        raise BackupError(word("backup.cannot_generate", day=day.id, error=exc)) from exc
-    backup = _back_up(course, day, lab, now) if lab.is_dir() else None
+    tree, modes = _generated(course, day)
+    untouched = lab.is_dir() and trees.is_untouched(lab, tree)
+    backup = _back_up(course, day, lab, now) if lab.is_dir() and not untouched else None
     _swap(lab, _generate_into(tree, modes), backup)
-    return ResetResult(backup, lab)
+    return ResetResult(backup, lab, untouched)
 
 
 def _swap(lab: Path, fill, backup: Path | None) -> None:
     try:
-        trees.replace_tree(lab, fill)
+        trees.replace_contents(lab, fill)
     except (OSError, *scaffold.ERRORS) as exc:
         saved = word("backup.copy_in", backup=backup) if backup else ""
         raise BackupError(word("backup.could_not_replace", lab=lab, error=exc, saved=saved)) from exc
@@ -199,7 +314,27 @@ def _choose(course, day, backup_name: str | None) -> Backup:
 def plan_restore(course, day, backup_name: str | None = None) -> RestorePlan:
     day = _day(course, day)
     lab = _lab(course, day)
-    return RestorePlan(day.id, lab, lab.is_dir(), _choose(course, day, backup_name))
+    return RestorePlan(day.id, lab, lab.is_dir(), _choose(course, day, backup_name), _untouched(course, day, lab))
+
+
+def describe_backups(course, day) -> list[BackupInfo]:
+    """The day's backups, newest first, each with what it holds."""
+    from grader.manifest import mistyped_path
+
+    day = _day(course, day)
+    wrong = mistyped_path(course, day, "lab")
+    if wrong:
+        raise BackupError(f"{wrong}; nothing was changed")
+    found = list_backups(course, day)
+    try:
+        tree, _ = scaffold.build(course, day, lab=True) if found else ({}, {})
+    except (*scaffold.ERRORS, OSError):
+        tree = None
+    infos = []
+    for b in found:
+        changed = None if tree is None else len(trees.diff_tree(tree, b.path, course.runtime_dirs))
+        infos.append(BackupInfo(b, changed, b.files, b.size, b.score()))
+    return infos
 
 
 def restore(course, day, backup_name: str | None = None, *,
@@ -209,10 +344,11 @@ def restore(course, day, backup_name: str | None = None, *,
     day = _day(course, day)
     lab = _lab(course, day)
     source = _choose(course, day, backup_name)
-    before = _back_up(course, day, lab, now) if lab.is_dir() else None
+    untouched = _untouched(course, day, lab)
+    before = _back_up(course, day, lab, now) if lab.is_dir() and not untouched else None
 
     def fill(staging: Path) -> None:
         shutil.copytree(source.path, staging, symlinks=True)
 
     _swap(lab, fill, before)
-    return RestoreResult(source, before, lab)
+    return RestoreResult(source, before, lab, untouched)

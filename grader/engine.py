@@ -25,8 +25,10 @@ import os
 import platform
 import secrets
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Mapping
@@ -53,6 +55,15 @@ class EngineError(Exception):
     """The checks could not be run at all (an infrastructure problem, exit status 2)."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: the children were stopped and the scratch directories removed
+    (unless kept: `kept` is then their root). Nothing outside the run root was written."""
+
+    def __init__(self, kept: str | None = None):
+        super().__init__()
+        self.kept = kept
+
+
 def environment() -> dict:
     return {"python": platform.python_version(), "platform": platform.platform(), "grader": grader.__version__}
 
@@ -75,6 +86,26 @@ def check_lab(day: Day, lab: Path) -> Path:
     return lab
 
 
+def not_a_lab(course: Course, day: Day, lab: Path) -> str | None:
+    """What makes an existing directory not a lab of `day`: no agent package, or a missing
+    exercise file. None when it looks like one (whether its code works is for the checks)."""
+    lab = Path(lab)
+    package = course.agent.package
+    if not (lab / package).is_dir():
+        return f"{lab} has no {package}/ package"
+    if not any((lab / package / name).is_file() for name in ("__init__.py", "__main__.py")):
+        return f"{lab}/{package}/ has neither __init__.py nor __main__.py"
+    missing: dict[str, list[str]] = {}
+    for exercise in day.exercises:
+        if not (lab / exercise.file).is_file():
+            missing.setdefault(exercise.file, []).append(exercise.id)
+    if missing:
+        file, ids = next(iter(missing.items()))
+        more = f" (and {len(missing) - 1} other exercise file(s))" if len(missing) > 1 else ""
+        return f"{lab} has no {file} (the file of {', '.join(ids)}){more}"
+    return None
+
+
 def check_selection(day: Day, select) -> set[str] | None:
     if not select:
         return None
@@ -87,31 +118,46 @@ def check_selection(day: Day, select) -> set[str] | None:
 
 
 def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=None, seed: int | None = None,
-            hint_levels: Mapping[str, int] | None = None) -> DayResult:
+            hint_levels: Mapping[str, int] | None = None, on_check=None) -> DayResult:
     """Run `day`'s checks against `lab`; results come back in course.toml order.
 
     `hint_levels` gives, per check id, the hint level a failing check shows (default 1).
+    `on_check(check_id, status)` is called as each check finishes (the CLI's live lines).
+    Ctrl-C raises `Interrupted`.
     """
+    from grader.manifest import mistyped_path
+
     module = day.checks_module
     if not module.is_file():
+        wrong = mistyped_path(course, day, "checks_dir")
+        if wrong:
+            raise EngineError(wrong + ".")
         raise EngineError(f"checks for {day.id} are not available yet ({module} is missing).")
+    if Path(lab).expanduser().resolve() == Path(day.lab).resolve():
+        wrong = mistyped_path(course, day, "lab")
+        if wrong:
+            raise EngineError(wrong + ".")
     lab = check_lab(day, lab)
     selected = check_selection(day, select)
     seed = new_seed() if seed is None else seed
     run_root = Path(tempfile.mkdtemp(prefix=f"grader-{day.id}-")).resolve()
     started = time.perf_counter()
     try:
-        context = _context(course, day, lab, run_root, seed, keep)
-        blocked = _probe(context)
-        if blocked is None:
-            plugin = GraderPlugin(context, selected)
-            # The copy taken before any student code ran, not the kit's file.
-            exit_code, output = _run_pytest(context.fixtures / module.name, run_root, plugin)
-            _raise_for(plugin, exit_code, output, day, module)
-            outcomes = plugin.outcomes
-        else:
-            skipped = context.say("lab.skipped")
-            outcomes = {c.id: Outcome(Status.SKIPPED, skipped) for c in day.all_checks}
+        with children_get_default_sigint():
+            context = _context(course, day, lab, run_root, seed, keep)
+            blocked = _probe(context)
+            if blocked is None:
+                done = (lambda check_id, outcome: on_check(check_id, outcome.status)) if on_check else None
+                plugin = GraderPlugin(context, selected, on_done=done)
+                # The copy taken before any student code ran, not the kit's file.
+                exit_code, output = _run_pytest(context.fixtures / module.name, run_root, plugin)
+                _raise_for(plugin, exit_code, output, day, module)
+                outcomes = plugin.outcomes
+            else:
+                skipped = context.say("lab.skipped")
+                outcomes = {c.id: Outcome(Status.SKIPPED, skipped) for c in day.all_checks}
+    except KeyboardInterrupt:
+        raise Interrupted(str(run_root) if keep else None) from None
     finally:
         if not keep:
             shutil.rmtree(run_root, ignore_errors=True)
@@ -153,6 +199,23 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
                        kit_paths=tuple(kit))
     return CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, sample=sample, keep=keep,
                         run_root=run_root, seed=seed, runner=runner, say=Messages.for_day(fixtures))
+
+
+@contextlib.contextmanager
+def children_get_default_sigint():
+    """A grader started with SIGINT ignored (a script's background job, nohup) would hand the
+    ignore on to every child it starts, and a check that presses Ctrl-C in the lab's REPL would
+    see nothing happen. For the run, a handler that does nothing replaces the ignore: the grader
+    still ignores Ctrl-C, and a child (exec resets handlers, not ignores) gets the default."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGINT, lambda number, frame: None)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _probe(context: CheckContext) -> str | None:

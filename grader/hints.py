@@ -1,8 +1,10 @@
 """Hint levels: a failing check's report shows hint 1 (or the deepest level the
-student already asked for); `grader hint` reveals the next level and records it.
+student already asked for); `grader hint DAY CHECK` reveals the next level of that
+one check and records it; `grader hint DAY` only shows where each failing core check
+stands (`current`), moving nothing.
 
-The report counts as having shown level 1, so the first `grader hint` after a
-failing run gives level 2 ("more"), never the same nudge again.
+The report counts as having shown level 1, so the first `grader hint DAY CHECK` after
+a failing run gives level 2 ("more"), never the same nudge again.
 """
 
 from __future__ import annotations
@@ -50,6 +52,40 @@ def reveal_next(state: State, day: Day, check: Check) -> HintShown:
     level = min(seen + 1, len(check.hints))
     state.reveal(day.id, check.id, level)
     return HintShown(check.id, level, len(check.hints), check.hints[level - 1], seen >= len(check.hints))
+
+
+def current(state: State, day: Day, check: Check) -> HintShown:
+    """The level a check is at (the deepest revealed, level 1 if never seen); records nothing."""
+    level = report_level(state, day, check)
+    return HintShown(check.id, level, len(check.hints), check.hints[level - 1], False)
+
+
+def resolve(state: State, day: Day, text: str) -> list[Check]:
+    """The checks `grader hint DAY CHECK` means: a check id, its number in the report (core
+    checks 1, 2, ...) or an exercise point (`E3`: its core checks that did not pass in the
+    last run, or all of them if none is recorded failing). KeyError with the choices otherwise."""
+    wanted = text.strip()
+    for check in day.all_checks:
+        if check.id == wanted:
+            return [check]
+    if wanted.isdigit():
+        number = int(wanted)
+        if 1 <= number <= len(day.checks_core):
+            return [day.checks_core[number - 1]]
+        raise KeyError(f"{day.id} has no check number {number}: its core checks are numbered "
+                       f"1-{len(day.checks_core)} in the report")
+    for exercise in day.exercises:
+        if exercise.id.lower() == wanted.lower():
+            mapped = [c for c in day.checks_core if exercise.id in c.exercises]
+            if not mapped:
+                raise KeyError(f"no core check of {day.id} is mapped to {exercise.id}")
+            last = state.last(day.id)
+            failed = set(last.get("failed") or []) if last else set()
+            return [c for c in mapped if c.id in failed] or mapped
+    known = ", ".join(c.id for c in day.all_checks)
+    points = ", ".join(x.id for x in day.exercises) or "none"
+    raise KeyError(f"{day.id} has no check {text!r}; name a check by its id ({known}), by its number in "
+                   f"the report (1-{len(day.checks_core)}) or by an exercise point ({points})")
 
 
 def checks_for_hint(state: State, day: Day) -> list[Check]:

@@ -224,3 +224,82 @@ def _no_duplicates(validator: _Validator, entry: str, ids: list[str], what: str)
 def _type_name(kind: type) -> str:
     return {str: "a string", int: "an integer", bool: "true or false", list: "a list",
             dict: "a table", float: "a number"}.get(kind, kind.__name__)
+
+
+# --------------------------------------------------------------------------- where a path came from
+
+_HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\s]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=\s*(.*?)\s*$")
+
+
+def locate_day_key(manifest: Path, day_id: str, key: str) -> int | None:
+    """The 1-based line of `key = ...` in the [[days]] table whose id is `day_id`, or None
+    (the key is absent: a default applies, or the file cannot be read). A plain line scan:
+    tomllib keeps no positions, and the day tables of course.toml are simple."""
+    try:
+        lines = Path(manifest).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    in_day = False
+    found: dict[str, int] = {}
+    ident = None
+    matches = lambda: ident == day_id  # noqa: E731
+    for number, line in enumerate(lines, 1):
+        header = _HEADER.match(line)
+        if header and not line.lstrip().startswith("#"):
+            if in_day and matches() and key in found:
+                return found[key]
+            name = header.group(1).replace(" ", "")
+            if name == "days":
+                in_day, found, ident = True, {}, None
+            else:
+                in_day = False   # [[days.checks]] and the like: the day's own keys are over
+            continue
+        if not in_day:
+            continue
+        entry = _KEY.match(line)
+        if entry:
+            found.setdefault(entry.group(1), number)
+            if entry.group(1) == "id":
+                ident = entry.group(2).split("#", 1)[0].strip().strip("\"'")
+    if in_day and matches():
+        return found.get(key)
+    return None
+
+
+def where(course: Course, day: Day, key: str) -> str:
+    """`course.toml line 734 (lab = "labs/...")` for messages; the default when the key is absent."""
+    manifest = course.manifest or Path(course.root) / "course.toml"
+    line = locate_day_key(manifest, day.id, key)
+    if line is None:
+        return f"{manifest} (no `{key}` in {day.id}'s [[days]] table: the default applies)"
+    text = manifest.read_text(encoding="utf-8").splitlines()[line - 1].strip()
+    return f"{manifest} line {line} ({text})"
+
+
+def mistyped_path(course: Course, day: Day, key: str) -> str | None:
+    """A refusal naming course.toml when the day's `key` path (lab, solution, checks_dir)
+    does not exist and looks mistyped: its parent directory is missing, or a directory
+    with a close name (not another day's) stands beside it. None when the path exists or
+    looks like a directory that is simply gone (a deleted lab: `grader reset` brings it back)."""
+    import difflib
+
+    path = Path(getattr(day, key))
+    if path.exists():
+        return None
+    parent = path.parent
+    others = {Path(getattr(d, k)).resolve() for d in course.days for k in ("lab", "solution", "checks_dir")
+              if d.id != day.id}
+    if not parent.is_dir():
+        reason = f"its parent directory {parent} does not exist either"
+    else:
+        siblings = [p.name for p in parent.iterdir() if p.is_dir() and p.resolve() not in others
+                    and not p.name.startswith(".")]
+        close = difflib.get_close_matches(path.name, siblings, n=1, cutoff=0.75)
+        if not close:
+            return None
+        reason = f"{parent / close[0]} exists"
+    what = {"lab": "lab", "solution": "solution", "checks_dir": "checks folder"}[key]
+    return (f"the {what} path of {day.id} looks mistyped in course.toml: {path} does not exist and {reason}. "
+            f"It comes from {where(course, day, key)}. Fix: correct `{key}` in course.toml, then run the "
+            f"command again")

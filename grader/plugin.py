@@ -81,14 +81,18 @@ def classify(excinfo, when: str) -> dict:
 class GraderPlugin:
     """Registered with pytest.main(plugins=[...]); collects one Outcome per check id."""
 
-    def __init__(self, context: CheckContext, select: set[str] | None = None):
+    def __init__(self, context: CheckContext, select: set[str] | None = None, on_done=None):
         self.context = context
         self.select = select
+        self.on_done = on_done    # on_done(check_id, Outcome) once each check's last item ran
         self.by_test = {test_name_for(c.id): c for c in context.day.all_checks}
         self.collect_errors: list[str] = []
         self.unknown_tests: list[str] = []
         self.outcomes: dict[str, Outcome] = {}
         self._current: dict[str, Outcome] = {}
+        self._left: dict[str, int] = {}          # items still to run, per check id
+        self._own: list = []                     # children the running item started itself
+        self._by_fixture: dict[str, list] = {}   # children started while a shared fixture was set up
 
     @pytest.fixture(scope="session")
     def ctx(self) -> CheckContext:
@@ -118,12 +122,28 @@ class GraderPlugin:
         if drop:
             config.hook.pytest_deselected(items=drop)
         items[:] = keep
+        for item in keep:
+            check_id = self.by_test[getattr(item, "originalname", None) or item.name].id
+            self._left[check_id] = self._left.get(check_id, 0) + 1
 
     # -- running -------------------------------------------------------------------
 
     @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(self, fixturedef, request):
+        """Children a shared fixture starts belong to every check that uses it (each one's
+        --keep reproduce lines include them), not only to the first one that set it up."""
+        self._own += self.context.take_children()
+        try:
+            return (yield)
+        finally:
+            made = self.context.take_children()
+            if made:
+                self._by_fixture.setdefault(fixturedef.argname, []).extend(made)
+
+    @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
-        self.context.take_children()  # a module fixture's children belong to the first check using it
+        self.context.take_children()  # children of nobody's (module-level code) are dropped
+        self._own = []
         started = time.perf_counter()
         check = self.by_test[getattr(item, "originalname", None) or item.name]
         outcome = self._current[item.nodeid] = Outcome()
@@ -131,8 +151,18 @@ class GraderPlugin:
             return (yield)
         finally:
             outcome.duration = round(time.perf_counter() - started, 3)
-            outcome.repro = tuple(r.command_line() for r in self.context.take_children())
+            shared = [child for name in getattr(item, "fixturenames", ())
+                      for child in self._by_fixture.get(name, ())]
+            own = self._own + self.context.take_children()
+            outcome.repro = tuple(dict.fromkeys(r.command_line() for r in (*shared, *own)))
+            self._own = []
             self._keep(check.id, outcome)
+            self._left[check.id] = self._left.get(check.id, 1) - 1
+            if self._left[check.id] <= 0 and self.on_done is not None:
+                try:
+                    self.on_done(check.id, self.outcomes[check.id])
+                except Exception:  # a progress line that cannot be shown must not change the result
+                    self.on_done = None
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item, call):

@@ -116,8 +116,14 @@ def _targets(day: Day) -> tuple[tuple[str, Path, bool], ...]:
 
 def diff(course: Course, day: Day) -> list[Drift]:
     """How the committed solution and lab differ from what the generator makes now."""
+    from grader.manifest import mistyped_path
+
     drifts = []
     for name, target, lab in _targets(day):
+        wrong = mistyped_path(course, day, name)
+        if wrong:   # a path course.toml got wrong: say so, not "missing"
+            drifts.append(Drift(f"{name}: .", "missing", None, wrong))
+            continue
         expected, _ = build(course, day, lab=lab)
         drifts += [Drift(f"{name}: {d.path}", d.kind, d.line, d.reason)
                    for d in trees.diff_tree(expected, target, course.runtime_dirs, what=f"{name} directory")]

@@ -3,7 +3,11 @@
     {"version": 1,
      "days": {"day-07": {"hints": {"torn-tail": 2},
                          "last": {"passed": 4, "total": 11, "when": "2026-...Z",
-                                  "failed": ["written-as-it-happens", ...]}}}}
+                                  "failed": ["written-as-it-happens", ...],
+                                  "lab_sha256": "..."}}}}
+
+`lab_sha256` (trees.fingerprint of the lab that was checked) lets a backup say whether
+the recorded score is that of the very files it holds.
 
 Writes are atomic (a temp file in the same directory, then rename), so a killed
 grader never leaves half a file. A corrupt file is kept as `state.json.bak` and
@@ -34,7 +38,9 @@ class State:
         self.warnings = warnings or []
 
     @classmethod
-    def load(cls, course_root: Path) -> "State":
+    def load(cls, course_root: Path, *, readonly: bool = False) -> "State":
+        """The state next to course.toml. A corrupt file is moved aside (`.bak`) unless
+        `readonly` (then it is only ignored, with the same warning)."""
         path = state_path(course_root)
         if not path.exists():
             return cls(path)
@@ -45,6 +51,8 @@ class State:
                 raise ValueError("not a version-1 state object")
         except (OSError, ValueError) as exc:
             backup = path.with_name(path.name + ".bak")
+            if readonly:
+                return cls(path, warnings=[f"warning: {path} is unreadable ({exc}); ignored."])
             try:
                 os.replace(path, backup)
                 kept = f"kept as {backup}"
@@ -72,7 +80,8 @@ class State:
         last = self.data["days"].get(day_id, {}).get("last")
         return last if isinstance(last, dict) else None
 
-    def record_result(self, result: DayResult, when: datetime | None = None) -> None:
+    def record_result(self, result: DayResult, when: datetime | None = None,
+                      lab_sha256: str | None = None) -> None:
         """Remember a full run's score (a run with --only is not a day's result)."""
         when = when or datetime.now(timezone.utc)
         self._day(result.day_id)["last"] = {
@@ -83,6 +92,8 @@ class State:
             "when": when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "failed": [c.id for c in result.all_results() if not c.passed],
         }
+        if lab_sha256:
+            self._day(result.day_id)["last"]["lab_sha256"] = lab_sha256
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -95,6 +95,51 @@ def replace_tree(target: Path, fill) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def replace_contents(target: Path, fill) -> None:
+    """Replace what directory `target` holds, keeping the directory itself (its inode):
+    a shell standing in it stays in a live directory. fill(staging) writes the new tree
+    beside target; then target's entries are moved aside and the new ones moved in, each
+    by a rename on the same file system. If a move fails (or is interrupted) the moves
+    done so far are undone, so target holds either its old entries or the new ones.
+    A missing target is simply created from the staging tree."""
+    target = Path(target)
+    if not target.exists():
+        replace_tree(target, fill)
+        return
+    tag = uuid.uuid4().hex[:8]
+    staging = target.parent / f".{target.name}.new-{tag}"
+    old = target.parent / f".{target.name}.old-{tag}"
+    moved_out: list[str] = []
+    moved_in: list[str] = []
+    keep_old = False
+    try:
+        fill(staging)
+        staging.mkdir(exist_ok=True)
+        old.mkdir()
+        try:
+            for entry in sorted(os.listdir(target)):
+                os.rename(target / entry, old / entry)
+                moved_out.append(entry)
+            for entry in sorted(os.listdir(staging)):
+                os.rename(staging / entry, target / entry)
+                moved_in.append(entry)
+        except BaseException:
+            try:
+                for entry in reversed(moved_in):
+                    os.rename(target / entry, staging / entry)
+                for entry in reversed(moved_out):
+                    os.rename(old / entry, target / entry)
+            except OSError as undo:
+                keep_old = True        # it holds what could not be put back
+                raise TreeError(f"{target} could not be put back as it was ({undo}); its previous "
+                                f"contents are in {old}") from undo
+            raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        if not keep_old:
+            shutil.rmtree(old, ignore_errors=True)
+
+
 def _first_diff_line(a: bytes, b: bytes) -> int | None:
     la, lb = a.split(b"\n"), b.split(b"\n")
     for n, (x, y) in enumerate(zip(la, lb), 1):
@@ -124,3 +169,49 @@ def diff_tree(expected: Tree, directory: Path, ignored: frozenset[str] = frozens
                 at = f" from line {line}" if line else " (same lines, different bytes)"
                 drifts.append(Drift(rel, "differs", line, f"differs from the generated file{at}"))
     return drifts
+
+
+# Bytecode and caches a lab gathers by being run: not the student's work.
+CACHE_NAMES = frozenset({"__pycache__", ".pytest_cache"})
+
+
+def is_untouched(root: Path, tree: Tree) -> bool:
+    """True when directory `root` holds exactly `tree`: the same files with the same bytes,
+    no other file, directory or link anywhere (hidden ones, run-time and .git/.venv
+    included), apart from bytecode caches. Such a lab has nothing worth a backup."""
+    root = Path(root)
+    dirs = {p for rel in tree for p in Path(rel).parents if str(p) != "."}
+    seen: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel_dir = Path(dirpath).relative_to(root)
+        for name in list(dirnames):
+            path = Path(dirpath) / name
+            if name in CACHE_NAMES:
+                dirnames.remove(name)
+            elif path.is_symlink() or (rel_dir / name) not in dirs:
+                return False
+        for name in filenames:
+            if name.endswith(IGNORED_SUFFIXES):
+                continue
+            rel = (rel_dir / name).as_posix()
+            path = Path(dirpath) / name
+            if rel not in tree or path.is_symlink() or path.read_bytes() != tree[rel]:
+                return False
+            seen.add(rel)
+    return seen == set(tree)
+
+
+def fingerprint(root: Path, ignored: frozenset[str] = frozenset()) -> str:
+    """sha256 of a directory's files (paths and bytes, run-time junk skipped): the same
+    value means the same lab, so a score recorded for it still holds."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for rel in tree_files(Path(root), ignored):
+        digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            digest.update((Path(root) / rel).read_bytes())
+        except OSError:
+            digest.update(b"\1unreadable")
+        digest.update(b"\0")
+    return digest.hexdigest()

@@ -200,7 +200,12 @@ def _runs(course, day, found: dict | None):
     yield "solution", lambda: scaffold.build(course, day, lab=False)
 
     def committed_lab():
+        from grader.manifest import mistyped_path
+
         lab = Path(day.lab)
+        wrong = mistyped_path(course, day, "lab")
+        if wrong:
+            raise scaffold.ScaffoldError(wrong)
         if not lab.is_dir():
             raise scaffold.ScaffoldError(f"{lab}: lab directory missing. Fix: generate it with "
                                          f"`python -m grader.scaffold {day.id}`")

@@ -11,12 +11,18 @@
     next: E1 in mca/greet.py (fixes 1 check)
 
 Colour only when asked (the CLI asks when stdout is a TTY and NO_COLOR is unset);
-ASCII marks when the output encoding cannot print ✓ and ✗.
+ASCII marks when the output encoding cannot print ✓ and ✗. With a `width` (the CLI
+gives the terminal's) every line is wrapped at spaces to that many columns, counting
+East Asian wide characters as two; no word is split (CJK text may break between
+characters), and shell commands (`reproduce:`, `more:`) are never wrapped, so they
+can be copied whole. Without one, lines are as long as their text.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
+from pathlib import Path
 
 from grader.course import Day
 from grader.i18n import pad as pad_to, display_width, word
@@ -47,6 +53,52 @@ def next_exercise(result: DayResult, day: Day) -> tuple[str, str, int] | None:
     return None
 
 
+def _wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """(piece, preceded by a space) for wrapping: words, with CJK runs split per character."""
+    out: list[tuple[str, bool]] = []
+    for word in text.split(" "):
+        if not word:
+            continue
+        first, current = True, ""
+        for char in word:
+            if _wide(char):
+                if current:
+                    out.append((current, first))
+                    first = False
+                out.append((char, first))
+                first, current = False, ""
+            else:
+                current += char
+        if current:
+            out.append((current, first))
+    return out
+
+
+def wrap(text: str, width: int | None, first: str = "", rest: str = "") -> list[str]:
+    """`first + text` wrapped to `width` columns, later lines starting with `rest`."""
+    if width is None or display_width(first + text) <= width:
+        return [first + text]
+    lines: list[str] = []
+    line, has_words = first, False
+    for piece, spaced in _pieces(text):
+        need = display_width(piece) + (1 if spaced and has_words else 0)
+        if display_width(line) + need <= width:
+            line += (" " if spaced and has_words else "") + piece
+            has_words = True
+        elif has_words or (line != rest and display_width(rest) + display_width(piece) <= width):
+            lines.append(line.rstrip())
+            line, has_words = rest + piece, True
+        else:                                   # a word wider than the line: never split it
+            line += (" " if spaced and has_words else "") + piece
+            has_words = True
+    lines.append(line.rstrip() if has_words else line)
+    return lines
+
+
 class _Painter:
     def __init__(self, colour: bool):
         self.colour = colour
@@ -56,25 +108,27 @@ class _Painter:
 
 
 def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool = False,
-                unicode: bool = True) -> str:
-    """The report as one string."""
+                unicode: bool = True, width: int | None = None) -> str:
+    """The report as one string (wrapped to `width` columns when given)."""
     marks = UNICODE_MARKS if unicode else ASCII_MARKS
     paint = _Painter(colour)
-    width = max((len(c.id) for c in result.all_results()), default=0)
-    lines = [paint(f"{result.day_id}: {result.title}", "1"), word("report.lab", lab=result.lab)]
+    id_width = max((len(c.id) for c in result.all_results()), default=0)
+    lines = [paint(line, "1") for line in wrap(f"{result.day_id}: {result.title}", width, "", "  ")]
+    lines += wrap(word("report.lab", lab=result.lab), width, "", "  ")
     if result.seed is not None:
-        lines.append(word("report.inputs", seed=result.seed, day=result.day_id))
+        lines += wrap(word("report.inputs", seed=result.seed, day=result.day_id), width, "", "  ")
     if result.blocked:
-        lines.append(paint(result.blocked, COLOURS["failed"]))
+        lines += [paint(line, COLOURS["failed"]) for line in wrap(result.blocked, width, "", "  ")]
     lines.append("")
-    numbers = {c.id: n for n, c in enumerate(day.checks_core, 1)}  # the contract's numbers, even with --only
+    numbers = check_numbers(day)  # the contract's numbers, even with --only
+    rerun = _rerun(result, day)
     for position, check in enumerate(result.checks, 1):
-        number = numbers.get(check.id, position)
-        lines += _check_lines(check, f"{number:>2}", width, marks, paint, result.day_id, keep)
+        number = f"{numbers.get(check.id, position):>2}"
+        lines += _check_lines(check, number, id_width, marks, paint, result.day_id, keep, width, rerun)
     if result.bonus:
         lines += ["", word("report.bonus_heading")]
         for check in result.bonus:
-            lines += _check_lines(check, " *", width, marks, paint, result.day_id, keep)
+            lines += _check_lines(check, " *", id_width, marks, paint, result.day_id, keep, width, rerun)
     summary = word("report.passed", passed=result.passed, total=result.total)
     summary = paint(summary, COLOURS["passed" if result.all_core_passed else "failed"])
     if result.bonus_total:
@@ -83,17 +137,44 @@ def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool
     nxt = next_exercise(result, day)
     if nxt and not result.blocked:
         ex_id, file, count = nxt
-        lines.append(word("report.next_one" if count == 1 else "report.next_many", exercise=ex_id, file=file,
-                          count=count))
+        lines += wrap(word("report.next_one" if count == 1 else "report.next_many", exercise=ex_id, file=file,
+                           count=count), width, "", "  ")
     if keep and result.run_root:
-        lines.append(word("report.kept", path=result.run_root))
+        lines += wrap(word("report.kept", path=result.run_root), width, "", "  ")
     return "\n".join(lines) + "\n"
 
 
-def _check_lines(check: CheckResult, number: str, width: int, marks, paint, day_id: str, keep: bool) -> list[str]:
+def check_numbers(day: Day) -> dict[str, int]:
+    """{check id: its number in the report}: core checks 1, 2, ... in course.toml order."""
+    return {c.id: n for n, c in enumerate(day.checks_core, 1)}
+
+
+def check_head(check_id: str, title: str, status: str, number: str, id_width: int, marks,
+               paint=None, width: int | None = None) -> list[str]:
+    """A check's first line(s): mark, number, id, title."""
+    prefix = f" {marks[status]} {number} {check_id:<{id_width}}  "
+    lines = wrap(title, width, prefix, " " * 7)
+    if paint is not None and paint.colour:
+        lines[0] = f" {paint(marks[status], COLOURS[status])}" + lines[0][2:]
+    return lines
+
+
+def _rerun(result: DayResult, day: Day):
+    """The grader command that reruns one check with the same inputs and keeps its directories."""
+    lab = ""
+    try:
+        if Path(result.lab).resolve() != Path(day.lab).resolve():
+            lab = f" --lab {result.lab}"
+    except OSError:
+        pass
+    seed = f" --seed {result.seed}" if result.seed is not None else ""
+    return lambda check_id: f"grader check {result.day_id} --only {check_id}{seed}{lab} --keep"
+
+
+def _check_lines(check: CheckResult, number: str, id_width: int, marks, paint, day_id: str, keep: bool,
+                 width: int | None = None, rerun=None) -> list[str]:
     status = check.status.value
-    mark = paint(marks[status], COLOURS[status])
-    lines = [f" {mark} {number} {check.id:<{width}}  {check.title}"]
+    lines = check_head(check.id, check.title, status, number, id_width, marks, paint, width)
     pad = " " * 7
     # expected/seen labels padded alike, in columns (a CJK character takes two)
     aligned = max(display_width(word("label.expected")), display_width(word("label.seen")))
@@ -102,14 +183,27 @@ def _check_lines(check: CheckResult, number: str, width: int, marks, paint, day_
             prefix = "" if status == "failed" else word(f"label.{status}")
             shown = text.splitlines() if not (check.expected or check.seen) or status != "failed" else text.splitlines()[:1]
             for i, part in enumerate(shown):
-                lines.append(pad + (prefix if i == 0 else " " * display_width(prefix)) + part)
+                lead = pad + (prefix if i == 0 else " " * display_width(prefix))
+                lines += wrap(part, width, lead, pad + " " * display_width(prefix))
         elif label in ("expected", "seen"):
-            lines.append(pad + pad_to(word(f"label.{label}"), aligned) + text)
+            lines += _labelled(pad + pad_to(word(f"label.{label}"), aligned), text, width)
         else:
-            lines.append(pad + word(f"label.{label}") + text)
+            lines += _labelled(pad + word(f"label.{label}"), text, width)
             if label == "hint" and check.hint_level < check.hint_levels:
                 lines.append(pad + word("report.more", day=day_id, check=check.id))
     if keep and not check.passed:
-        for command in check.repro:
+        commands = check.repro or ((rerun(check.id),) if rerun else ())
+        for command in commands:
             lines.append(pad + word("report.reproduce", command=command))
     return lines
+
+
+def _labelled(lead: str, text: str, width: int | None) -> list[str]:
+    """`lead + text` wrapped, later lines aligned under the text (or the label if that leaves too little)."""
+    if width is None:
+        return [lead + text]   # as the text is, line breaks included
+    rest = " " * display_width(lead) if width - display_width(lead) >= 20 else " " * 9
+    out = []
+    for i, part in enumerate(text.splitlines() or [""]):
+        out += wrap(part, width, lead if i == 0 else rest, rest)
+    return out

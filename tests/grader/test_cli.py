@@ -127,19 +127,30 @@ def test_hint_progression_and_list_after_a_run(cli, course_dir):
     assert "more:" not in second.stdout
     third = cli("hint", "1", "greets")
     assert "already shown" in third.stdout and "almost the answer" in third.stdout
-    # without a check: the failing checks of the last run, each at its next level
+    # without a check: the failing core checks of the last run, each at the level it is at; nothing moves
+    state = (course_dir / ".grader/state.json").read_text()
     every = cli("hint", "1").stdout
-    assert "counts (hint 2 of 3)" in every and "polite (hint 2 of 3)" in every and "runs" not in every
+    assert "greets (hint 3 of 3)" in every and "counts (hint 1 of 3)" in every, every
+    assert "runs (" not in every and "polite (" not in every   # passed / bonus: not shown
+    assert "grader hint day-01 counts" in every and "nothing was moved" in every
+    assert "Bonus checks that did not pass: polite" in every
+    assert (course_dir / ".grader/state.json").read_text() == state
+    assert "counts (hint 1 of 3)" in cli("hint", "1").stdout    # still: plain hint moves nothing
     listing = cli("list").stdout
     assert "day-01  Hello  [last: 1/3 passed (" in listing and "day-02  Every status  [not checked yet]" in listing
     # the report now shows the deepest level the student asked for
     assert "hint: almost the answer" in cli("check", "1", "--only", "greets").stdout
 
 
-def test_hint_without_a_run_covers_every_check(cli, course_dir):
+def test_hint_without_a_run_covers_every_core_check(cli, course_dir):
     out = cli("hint", "day-01").stdout
-    for check_id in ("runs", "greets", "counts", "polite"):
+    assert "has not been checked yet" in out
+    for check_id in ("runs", "greets", "counts"):
         assert f"{check_id} (hint 1 of 3)" in out
+    assert "polite" not in out                      # a bonus check: only when named
+    assert not (course_dir / ".grader/state.json").exists()
+    named = cli("hint", "day-01", "polite")
+    assert named.exit_code == 0 and "polite (hint 1 of 3)" in named.stdout
 
 
 def test_hint_when_everything_passed(cli, course_dir):

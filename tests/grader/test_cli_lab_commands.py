@@ -41,7 +41,8 @@ def test_reset_backs_up_then_regenerates_and_restore_brings_the_work_back(cli, c
         result = cli("reset", "1", "--yes")
     assert result.exit_code == 0, result.stderr
     assert backups(course_dir) == ["20261129T102233Z"]
-    assert "20261129T102233Z" in result.stdout and "grader restore" in result.stdout
+    assert "bring it back with: grader restore day-01 20261129T102233Z" in result.stdout
+    assert "[BACKUP]" not in result.stdout and "DAY" not in result.stdout
     assert "my fix" not in greet.read_text()  # the lab is the generated one again
     assert "my fix" in (course_dir / ".grader/backups/day-01/20261129T102233Z/toy/greet.py").read_text()
 
@@ -52,7 +53,15 @@ def test_reset_backs_up_then_regenerates_and_restore_brings_the_work_back(cli, c
         restored = cli("restore", "day-01", "20261129T102233Z", "--yes")
     assert restored.exit_code == 0, restored.stderr
     assert "my fix" in greet.read_text()
-    assert backups(course_dir) == ["20261129T102233Z", "20261129T103000Z"]  # the state before restore is kept too
+    # the lab was untouched since the reset: nothing to back up before the restore
+    assert "the lab is untouched, nothing to back up" in restored.stdout
+    assert backups(course_dir) == ["20261129T102233Z"]
+    greet.write_text(greet.read_text() + "# more work\n")
+    with freeze_time("2026-11-29 10:40:00"):
+        again = cli("restore", "day-01", "20261129T102233Z", "--yes")
+    assert again.exit_code == 0, again.stderr
+    assert backups(course_dir) == ["20261129T102233Z", "20261129T104000Z"]  # an edited lab is kept first
+    assert "undo with: grader restore day-01 20261129T104000Z" in again.stdout
 
 
 def test_reset_all_needs_no_day(cli, course_dir):

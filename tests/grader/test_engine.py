@@ -155,3 +155,23 @@ def test_two_checks_resting_on_each_others_point_name_neither_first(course_dir):
     result = run_day(course, day, day.lab)
     assert {c.id: c.see_first for c in result.all_results() if not c.passed} == \
         {"greets": (), "counts": (), "polite": ()}
+
+
+def test_children_get_the_default_sigint_when_the_grader_ignores_it():
+    """Started as a background job (SIGINT ignored), the grader must not pass the ignore on:
+    a check pressing Ctrl-C in the lab's REPL would see nothing happen."""
+    import signal
+    import subprocess
+    import sys
+
+    from grader.engine import children_get_default_sigint
+
+    probe = [sys.executable, "-c", "import signal; print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)"]
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        assert subprocess.run(probe, capture_output=True, text=True).stdout.strip() == "True"
+        with children_get_default_sigint():
+            assert subprocess.run(probe, capture_output=True, text=True).stdout.strip() == "False"
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -48,7 +48,8 @@ def test_two_resets_in_one_second_get_distinct_backups_newest_first(course):
 def test_list_backups_orders_by_time_and_skips_partial_ones(course):
     day = course.days[0]
     with freeze_time(T0) as clock:
-        for _ in range(3):
+        for n in range(3):
+            _edit(day, f"edit {n}\n")
             backups.reset(course, day)
             clock.tick(timedelta(hours=1))
     (backups.backups_dir(course, day) / ".partial-dead").mkdir()
@@ -59,6 +60,7 @@ def test_list_backups_orders_by_time_and_skips_partial_ones(course):
 
 def test_explicit_now_is_converted_to_utc(course):
     plus8 = timezone(timedelta(hours=8))
+    _edit(course.days[0])
     result = backups.reset(course, "day-01", now=datetime(2026, 11, 29, 18, 22, 33, tzinfo=plus8))
     assert result.backup.name == "20261129T102233Z"
 
@@ -150,6 +152,7 @@ def test_restore_by_name(course):
 
 def test_restore_unknown_name_lists_the_available_ones(course):
     day = course.days[0]
+    _edit(day)
     with freeze_time(T0):
         backups.reset(course, day)
     _edit(day)
