@@ -208,7 +208,8 @@ def test_reply_parsed(ctx):
                           seen=empty.stdout.strip() or ctx.evidence(empty))
     if missing.returncode != 0 or has_traceback(missing) or missing.stdout.strip():
         raise CheckFailed(say("reply.absent", shape=shape, status=missing.returncode),
-                          expected="nothing on stdout, status 0", seen=missing.stdout.strip()[:200] or ctx.evidence(missing))
+                          expected="nothing on stdout, status 0",
+                          seen=missing.stdout.strip()[:200] or ctx.evidence(missing))
 
 
 def test_http_error_one_line(ctx):
