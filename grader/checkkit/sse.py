@@ -76,12 +76,14 @@ class SSEStream:
     # -- raw framing ---------------------------------------------------------------
 
     def event(self, payload: dict | str, *, multiline: bool = False, newline: str | None = None,
-              space: bool | None = None) -> SSEStream:
+              space: bool | None = None, comment: tuple[int, str] | None = None) -> SSEStream:
         """One event: `data: <payload>` and a blank line, in one write.
 
         With `multiline`, a dict payload is spread over several `data:` lines (its
         indented JSON, one line each): a correct client joins them with "\\n" and
-        gets the same JSON text back.
+        gets the same JSON text back. `comment=(k, text)` puts the comment line
+        `:text` right after data line k (0-based) of the event, inside it: a comment
+        is skipped, it neither ends the event nor drops the data lines read so far.
         """
         text = payload if isinstance(payload, str) else json.dumps(
             payload, ensure_ascii=False, indent=1 if multiline else None,
@@ -90,7 +92,11 @@ class SSEStream:
         prefix = "data: " if (self.space if space is None else space) else "data:"
         lines = text.split("\n") if multiline else [text]
         self._payloads.append("\n".join(lines))
-        return self.raw("".join(prefix + line + nl for line in lines) + nl)
+        written = [prefix + line + nl for line in lines]
+        if comment is not None:
+            at, said = comment
+            written.insert(min(max(at, 0), len(lines) - 1) + 1, f":{said}{nl}")
+        return self.raw("".join(written) + nl)
 
     def comment(self, text: str = "keep-alive") -> SSEStream:
         """A comment line (`: keep-alive`) and a blank line: a client must skip it."""

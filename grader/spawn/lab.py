@@ -85,8 +85,11 @@ class LabRunner:
         env.update(extra or {})
         return env
 
-    def _flags(self) -> list[str]:
-        flags = [self.python, "-I", "-S", "-u", "-X", "utf8"]
+    def _flags(self, unbuffered: bool = True) -> list[str]:
+        """`-u` (unbuffered stdout and stderr) for every child, unless a check asks to see the
+        agent as a person runs it: then a write without a flush stays in the buffer, as it does
+        for them (stdout on a pipe or a terminal is buffered)."""
+        flags = [self.python, "-I", "-S", *(["-u"] if unbuffered else []), "-X", "utf8"]
         return flags + (["-X", f"pycache_prefix={self.pycache}"] if self.pycache else ["-B"])
 
     def _shown_env(self, env: dict[str, str]) -> str:
@@ -104,25 +107,31 @@ class LabRunner:
 
     # -- the agent -----------------------------------------------------------------
 
-    def agent_argv(self, *args: str) -> list[str]:
-        return [*self._flags(), "-c", _LAUNCHER, str(self.lab), self.agent.package, *args]
+    def agent_argv(self, *args: str, unbuffered: bool = True) -> list[str]:
+        return [*self._flags(unbuffered), "-c", _LAUNCHER, str(self.lab), self.agent.package, *args]
 
-    def _agent(self, args, cwd, extra_env, mock):
+    def _agent(self, args, cwd, extra_env, mock, unbuffered=True):
         env = self.env(extra_env, mock=mock)
+        if not unbuffered:  # -I ignores it anyway; gone, so nothing about the child says "unbuffered"
+            env.pop("PYTHONUNBUFFERED", None)
         shown = shlex.join(["python", "-m", self.agent.package, *args])
-        return self.agent_argv(*args), env, self._options(shown, cwd, env, python_path=True)
+        argv = self.agent_argv(*args, unbuffered=unbuffered)
+        return argv, env, self._options(shown, cwd, env, python_path=True)
 
     def run_agent(self, *args: str, cwd: Path, timeout: float = 30, input: str | None = None,
-                  extra_env: dict[str, str] | None = None, mock: bool = True) -> ChildResult:
-        """`python -m <agent> ARGS` from `cwd`, to completion (ChildTimeout past `timeout`)."""
-        argv, env, options = self._agent(args, cwd, extra_env, mock)
+                  extra_env: dict[str, str] | None = None, mock: bool = True,
+                  unbuffered: bool = True) -> ChildResult:
+        """`python -m <agent> ARGS` from `cwd`, to completion (ChildTimeout past `timeout`).
+        `unbuffered=False`: without `-u`, as a student runs it (see `_flags`)."""
+        argv, env, options = self._agent(args, cwd, extra_env, mock, unbuffered)
         return run(argv, cwd=cwd, env=env, timeout=timeout, input=input, **options)
 
     def start_agent(self, *args: str, cwd: Path, extra_env: dict[str, str] | None = None,
-                    mock: bool = True, tty: bool = False) -> Child:
+                    mock: bool = True, tty: bool = False, unbuffered: bool = True) -> Child:
         """Start `python -m <agent> ARGS` (a REPL, or a round to interrupt) and return the Child.
-        `tty`: on a pseudo-terminal of its own, as a person at a terminal runs it."""
-        argv, env, options = self._agent(args, cwd, extra_env, mock)
+        `tty`: on a pseudo-terminal of its own, as a person at a terminal runs it; `unbuffered=False`:
+        without `-u`, so output the agent never flushes stays where a person would not see it either."""
+        argv, env, options = self._agent(args, cwd, extra_env, mock, unbuffered)
         return start(argv, cwd=cwd, env=env, tty=tty, **options)
 
     # -- harnesses: grader-written code that calls the lab's functions ------------------

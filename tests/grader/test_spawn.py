@@ -99,6 +99,13 @@ def test_lab_children_run_the_base_interpreter_isolated(tmp_path):
     assert f"pycache_prefix={tmp_path / 'cache'}" in shared and "-B" not in shared
 
 
+def test_children_are_unbuffered_unless_a_check_asks_for_a_students_run(tmp_path):
+    lab = runner(tmp_path)
+    assert "-u" in lab.agent_argv("hi") and "-u" not in lab.agent_argv("hi", unbuffered=False)
+    argv, env, _ = lab._agent(("hi",), tmp_path, {"PYTHONUNBUFFERED": "1"}, True, unbuffered=False)
+    assert "-u" not in argv and "PYTHONUNBUFFERED" not in env
+
+
 def test_reproduce_line_runs_the_students_own_lab(monkeypatch, fp, tmp_path):
     monkeypatch.setenv("MCA_SESSIONS_DIR", "/somewhere")
     lab = runner(tmp_path)

@@ -206,7 +206,7 @@ def test_a_non_streamed_reply_is_a_chat_completion():
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
 def test_every_framing_feature_reaches_a_correct_parser_exactly(newline):
     stream = SSEStream(newline=newline).comment().role().text(*TEXT[:2])
-    stream.event({"choices": [{"index": 0, "delta": {"content": TEXT[2]}}]}, multiline=True)
+    stream.event({"choices": [{"index": 0, "delta": {"content": TEXT[2]}}]}, multiline=True, comment=(1, "ping"))
     stream.event({"choices": [{"index": 0, "delta": {"content": TEXT[3]}}]}, space=False)
     stream.comment("OPENROUTER PROCESSING").text(TEXT[4]).finish().usage(7, 3).done()
     with FakeModelServer([reply_stream(stream)]) as server:
@@ -216,6 +216,9 @@ def test_every_framing_feature_reaches_a_correct_parser_exactly(newline):
     assert sse_payloads(body) == stream.payloads()
     assert texts(sse_payloads(body)) == "".join(TEXT)
     assert b": keep-alive" in body and b"data:{" in body and newline.encode() * 2 in body
+    nl = newline.encode()
+    assert re.search(rb"data: [^\r\n]*" + re.escape(nl) + rb":ping" + re.escape(nl) + rb"data: ", body), \
+        "the comment sits between two data lines of one event"
     multiline = [p for p in stream.payloads() if "\n" in p]
     assert len(multiline) == 1 and json.loads(multiline[0])["choices"][0]["delta"]["content"] == TEXT[2]
     last_chunk = json.loads(sse_payloads(body)[-2])

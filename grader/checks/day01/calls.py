@@ -6,6 +6,7 @@ build_request's requests sent to the fake server).
 from __future__ import annotations
 
 import json
+import re
 import socket
 from contextlib import contextmanager
 
@@ -106,6 +107,13 @@ def closed_port():
 def said_lines(result: ChildResult) -> list[str]:
     """The non-empty lines a child printed on either stream, without the start line."""
     lines = [line.strip() for line in (result.stdout + "\n" + result.stderr).split("\n")]
+    return [line for line in lines if line and not line.startswith(BANNER)]
+
+
+def shown_lines(result: ChildResult) -> list[str]:
+    """Like said_lines, but cut at every line break a terminal makes: a "\\r" left in a line
+    sends the cursor back and the rest of the line overwrites its start."""
+    lines = [line.strip() for line in re.split(r"\r\n|\r|\n", result.stdout + "\n" + result.stderr)]
     return [line for line in lines if line and not line.startswith(BANNER)]
 
 

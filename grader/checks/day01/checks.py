@@ -11,7 +11,9 @@ The contract is shared/days/day-01.md. How the checks get their inputs:
 * request-shape sends the requests the lab's build_request builds to the grader's fake
   model server (harnesses/build_request.py), which records them as they arrive;
 * reply-parsed, http-error-one-line and server-unreachable run the agent against the
-  fake server (or a closed port) and read what it printed and its exit status.
+  fake server (or a closed port) and read what it printed and its exit status: replies
+  with text, with null content and with no content key; errors whose JSON message runs
+  over several lines, and error bodies that are HTML pages or plain text.
 
 Names, texts, replies, error messages, model names and keys are drawn per run from
 the printed seed. Student code runs only in children. Wording lives in messages.toml.
@@ -27,7 +29,7 @@ from grader.checkkit.fakeserver import FakeModelServer, error_body, reply_json, 
 
 from . import inputs
 from .calls import (CHAT_PATH, NOT_MOCK, chat_turns, closed_port, expect_chat_request, harness_answers,
-                    has_traceback, one_shot, said_lines, squeezed, stub_or_raised, wire_env)
+                    has_traceback, one_shot, said_lines, shown_lines, squeezed, stub_or_raised, wire_env)
 from .prompts import PROMPT, Live, answers, talk
 from .roles import first_difference, roles
 
@@ -187,14 +189,16 @@ def _header(request, name: str) -> str:
 # --------------------------------------------------------------------------- E4: the answer
 
 def test_reply_parsed(ctx):
-    """Against the fake server, the one-shot prints choices[0].message.content exactly; a reply whose content is null prints nothing and exits 0."""
+    """Against the fake server, the one-shot prints choices[0].message.content exactly; a reply whose content is null, or whose message has no content key at all, prints nothing and exits 0."""
     say, rng = ctx.say, ctx.rng("reply-parsed")
     key, model, content = inputs.api_key(rng), inputs.model_name(rng), inputs.text(rng)
-    with FakeModelServer([reply_json(content, model=model), reply_json(None, model=model)]) as server:
+    absent, shape = inputs.reply_without_content(rng, model)
+    with FakeModelServer([reply_json(content, model=model), reply_json(None, model=model), absent]) as server:
         env = wire_env(server, key, model)
         full = one_shot(ctx, inputs.typed_line(rng), env, "reply-parsed")
         expect_chat_request(ctx, server, full)
         empty = one_shot(ctx, inputs.typed_line(rng), env, "reply-parsed-null")
+        missing = one_shot(ctx, inputs.typed_line(rng), env, "reply-parsed-no-content")
     ctx.expect_ok(full, say("reply.failed", status=full.returncode))
     if full.stdout.rstrip("\n") != content:
         raise CheckFailed(say("reply.not_content"), expected=content, seen=full.stdout.rstrip("\n") or "nothing")
@@ -202,14 +206,18 @@ def test_reply_parsed(ctx):
     if empty.stdout.strip() or has_traceback(empty):
         raise CheckFailed(say("reply.null_printed"), expected="nothing on stdout",
                           seen=empty.stdout.strip() or ctx.evidence(empty))
+    if missing.returncode != 0 or has_traceback(missing) or missing.stdout.strip():
+        raise CheckFailed(say("reply.absent", shape=shape, status=missing.returncode),
+                          expected="nothing on stdout, status 0",
+                          seen=missing.stdout.strip()[:200] or ctx.evidence(missing))
 
 
 def test_http_error_one_line(ctx):
-    """A 401 and a 500 from the server each end the one-shot with status 1 and one line naming the status and the server's own message, no traceback."""
+    """A 401 and a 500 from the server (their messages over several lines), and a 5xx whose body is an HTML page or plain text, not JSON, each end the one-shot with status 1 and one line naming the status and the server's own message, no traceback."""
     say, rng = ctx.say, ctx.rng("http-error-one-line")
     key, model = inputs.api_key(rng), inputs.model_name(rng)
     for code, kind in ((401, "invalid_request_error"), (500, "server_error")):
-        message = inputs.plain_text(rng)
+        message = inputs.error_text(rng)
         with FakeModelServer([reply_status(code, error_body(message, kind))]) as server:
             result = one_shot(ctx, inputs.typed_line(rng), wire_env(server, key, model), f"http-{code}")
             expect_chat_request(ctx, server, result)
@@ -217,11 +225,36 @@ def test_http_error_one_line(ctx):
             raise CheckFailed(say("error.traceback", code=code), seen=ctx.evidence(result))
         if result.returncode != 1:
             raise CheckFailed(say("error.status", code=code, status=result.returncode), seen=ctx.evidence(result))
-        lines = said_lines(result)
+        lines = shown_lines(result)
         if len(lines) != 1:
-            raise CheckFailed(say("error.lines", code=code, count=len(lines)), seen=" | ".join(lines)[:300])
+            if len(lines) > 1 and squeezed(message) in squeezed(" ".join(lines)):  # the message's own breaks
+                problem = say("error.lines_in_message", code=code, count=len(lines))
+            else:
+                problem = say("error.lines", code=code, count=len(lines))
+            raise CheckFailed(problem, expected=f"HTTP {code}: {squeezed(message)}", seen=" | ".join(lines)[:300])
         if not re.search(rf"(?<!\d){code}(?!\d)", lines[0]) or squeezed(message) not in squeezed(lines[0]):
-            raise CheckFailed(say("error.unnamed", code=code), expected=f"HTTP {code}: {message}", seen=lines[0])
+            raise CheckFailed(say("error.unnamed", code=code), expected=f"HTTP {code}: {squeezed(message)}",
+                              seen=lines[0])
+    pages = [("an HTML page", "text/html; charset=utf-8", *inputs.html_error(rng), False),
+             ("plain text", "text/plain; charset=utf-8", *inputs.text_error(rng), True)]
+    rng.shuffle(pages)
+    for body, content_type, code, text, named in pages:
+        reply = reply_status(code, text=text, headers={"Content-Type": content_type})
+        with FakeModelServer([reply]) as server:
+            result = one_shot(ctx, inputs.typed_line(rng), wire_env(server, key, model), f"http-{code}-not-json")
+            expect_chat_request(ctx, server, result)
+        if has_traceback(result):
+            raise CheckFailed(say("error.traceback_not_json", code=code, body=body), seen=ctx.evidence(result))
+        if result.returncode != 1:
+            raise CheckFailed(say("error.status_not_json", code=code, body=body, status=result.returncode),
+                              seen=ctx.evidence(result))
+        lines = shown_lines(result)
+        if len(lines) != 1:
+            raise CheckFailed(say("error.lines_not_json", code=code, body=body, count=len(lines)),
+                              seen=" | ".join(lines)[:300])
+        if not re.search(rf"(?<!\d){code}(?!\d)", lines[0]) or (named and squeezed(text) not in squeezed(lines[0])):
+            raise CheckFailed(say("error.unnamed_not_json", code=code, body=body),
+                              expected=f"HTTP {code}: {squeezed(text)[:120]}", seen=lines[0])
 
 
 def test_server_unreachable(ctx):

@@ -7,9 +7,11 @@ same ones again.
 
 from __future__ import annotations
 
+import json
 import random
 
 from grader.checkkit.draws import ASCII_WORDS, CJK_WORDS, EMOJI, mixed_text
+from grader.checkkit.replies import Reply, reply_json
 
 # Names the mock can take back: no white space and none of . , ! ? (mca/gateway/mock.py).
 GIVEN = ("Ada", "Grace", "Linus", "Barbara", "Alan", "Edsger", "Margaret", "Dennis", "Frances", "Zoë",
@@ -54,6 +56,44 @@ def plain_text(rng: random.Random, words: tuple[int, int] = (4, 8)) -> str:
     return " ".join(pieces)
 
 
+# What separates the words of a server's error message: it may run over several lines.
+BREAKS = ("\n", "\r\n", "\n\n", " \n  ", "\t", "\n\t", "  ")
+
+
+def error_text(rng: random.Random) -> str:
+    """A server's error message over several lines: plain words (ASCII, CJK, emoji) joined by
+    line breaks (LF, CRLF, blank lines), tabs and runs of spaces; always at least one newline."""
+    words = plain_text(rng, (5, 9)).split(" ")
+    gaps = [rng.choice(BREAKS) if rng.random() < 0.5 else " " for _ in words[1:]]
+    gaps[rng.randrange(len(gaps))] = rng.choice(("\n", "\r\n", "\n\n"))
+    return words[0] + "".join(gap + word for gap, word in zip(gaps, words[1:]))
+
+
+SERVERS = ("nginx", "cloudflare", "envoy", "Apache/2.4.58 (Ubuntu)", "openresty", "awselb/2.0")
+PHRASES = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"}
+
+
+def html_error(rng: random.Random) -> tuple[int, str]:
+    """(status, body): the HTML page a proxy in front of the API answers with, over many lines."""
+    code = rng.choice(sorted(PHRASES))
+    title = f"{code} {PHRASES[code]}"
+    newline = rng.choice(("\n", "\r\n"))
+    lines = ["<html>", f"<head><title>{title}</title></head>", "<body>", f"<center><h1>{title}</h1></center>",
+             f"<p>{plain_text(rng, (3, 5))}</p>", f"<hr><center>{rng.choice(SERVERS)}</center>", "</body>", "</html>"]
+    if rng.random() < 0.5:
+        lines.insert(0, "<!DOCTYPE html>")
+    return code, newline.join(lines) + newline
+
+
+def text_error(rng: random.Random) -> tuple[int, str]:
+    """(status, body): a plain-text error body, as load balancers and dev servers send, with a line break."""
+    code = rng.choice(sorted(PHRASES))
+    first = rng.choice(("upstream connect error or disconnect/reset before headers", "no healthy upstream",
+                        "upstream request timeout", "Internal Server Error", "model backend unavailable"))
+    stop, end = rng.choice((".", ":", "")), rng.choice(("", "\n", "\r\n"))
+    return code, f"{first}{stop}\n{plain_text(rng, (3, 5))}{end}"
+
+
 def model_name(rng: random.Random) -> str:
     """A model id as providers spell them, sometimes with an organisation and a slash."""
     family = rng.choice(("gpt", "qwen", "llama", "mistral", "deepseek", "glm"))
@@ -76,3 +116,19 @@ def request_messages(rng: random.Random) -> list[dict]:
     for _ in range(rng.randint(0, 3)):
         messages += [{"role": "user", "content": text(rng)}, {"role": "assistant", "content": text(rng)}]
     return messages + [{"role": "user", "content": text(rng)}]
+
+
+def reply_without_content(rng: random.Random, model: str) -> tuple[Reply, str]:
+    """A 200 chat completion whose message has no `content` key at all (providers that leave
+    null fields out do this), and the message's shape in words. The contract's null content
+    is an empty reply; a content that is not there is null content too."""
+    call = {"id": f"call_{rng.getrandbits(40):010x}", "name": rng.choice(("read_file", "search", "list_dir")),
+            "arguments": {"path": f"{rng.choice(ASCII_WORDS)}/{rng.choice(CJK_WORDS)}.py"}}
+    shapes = [("only a role", {}, None), ('a role and "refusal": null', {"refusal": None}, None),
+              ("a role and a tool call", {}, [call])]
+    what, extra, calls = rng.choice(shapes)
+    body = reply_json("", tool_calls=calls, model=model).json()
+    message = body["choices"][0]["message"]
+    del message["content"]
+    message.update(extra)
+    return Reply(200, json.dumps(body, ensure_ascii=False).encode("utf-8"), {"Content-Type": "application/json"}), what

@@ -8,8 +8,11 @@ The contract is shared/days/day-02.md. How the checks get their inputs:
   agent understood is read from the next request of a REPL (the history holds the
   assistant message it built), what it showed from its stdout and stderr (wire.py);
 * streams-before-done holds the stream at a gate until the grader has seen the
-  first piece on the child's stdout: no timing guess;
-* no-doubled-text runs the mock (no SSE involved) and compares stdout exactly;
+  first piece on the child's stdout: no timing guess; it is the one check whose agent
+  runs without `python -u` (as a student runs it), so a piece written without a flush
+  stays in the buffer and is not seen;
+* no-doubled-text runs the mock (no SSE involved) and compares stdout exactly, for a
+  plain reply and for one that also asks for a tool ("read PATH");
 * one-call-merged and layers-apart call one part of the lab through a harness
   (harnesses/merge.py: merge_chunk on provider chunks; harnesses/screen.py: Screen
   fed agent events, with the gateway package made unimportable).
@@ -28,8 +31,8 @@ from grader.checkkit.fakeserver import FakeModelServer, Gate, reply_stream
 
 from .merging import call_problem, merged, one_call_cases
 from .screening import described, first_difference, rendered, script
-from .streams import (Reply, call_id, cut, cut_cases, cut_points, every_feature, interleaved, reply_text,
-                      short_text, tool_args, tool_name)
+from .streams import (Reply, call_id, cut, cut_cases, cut_keeping, cut_points, every_feature, interleaved,
+                      reply_text, short_text, tool_args, tool_name, with_done_marker)
 from .wire import (call_lines, converse, error_lines, expect_texts, model_name, one_shots, status_kinds,
                    tokens_lines)
 
@@ -46,7 +49,7 @@ def _usage(rng) -> tuple[int, int]:
 # --------------------------------------------------------------------------- streaming
 
 def test_streams_before_done(ctx):
-    """The first piece of a streamed reply is on stdout while the server still holds the rest back; once the rest is sent, the whole reply follows."""
+    """The first piece of a streamed reply is on stdout while the server still holds the rest back (the agent runs as a person runs it, without `python -u`, so an unflushed write stays unseen); once the rest is sent, the whole reply follows."""
     say = ctx.say
     rng = ctx.rng("streams-before-done")
     model = model_name(ctx, "streams-before-done")
@@ -58,7 +61,7 @@ def test_streams_before_done(ctx):
     reply.text(rest).finish().usage(*_usage(rng)).done()
     with FakeModelServer([reply_stream(reply.stream)]) as server:
         with ctx.start_agent(short_text(rng), cwd=ctx.workspace("streams-before-done"),
-                             extra_env=server.env(model=model), mock=False) as child:
+                             extra_env=server.env(model=model), mock=False, unbuffered=False) as child:
             wait_until(lambda: first in child.stdout_so_far() or not child.running(), ctx.scaled(WAIT_SECONDS))
             shown, running, reached = child.stdout_so_far(), child.running(), gate.reached.is_set()
             gate.open()
@@ -76,7 +79,7 @@ def test_streams_before_done(ctx):
 
 
 def test_no_doubled_text(ctx):
-    """The reply is printed once: stdout holds the streamed text and one newline, and in a REPL every reply appears exactly once."""
+    """The reply is printed once: stdout holds the streamed text and one newline, also when the reply asks for a tool as well, and in a REPL every reply appears exactly once."""
     say = ctx.say
     rng = ctx.rng("no-doubled-text")
     name = rng.choice(ASCII_WORDS).title() + rng.choice(CJK_WORDS) + rng.choice(EMOJI)
@@ -88,6 +91,14 @@ def test_no_doubled_text(ctx):
         key = "doubled.twice" if times > 1 else "doubled.once_not_exact" if times == 1 else "doubled.missing"
         raise CheckFailed(say(key, times=times, command=result.short_command()), expected=repr(expected + "\n"),
                           seen=repr(result.stdout))
+    path = f"{rng.choice(ASCII_WORDS)}/{rng.choice(CJK_WORDS)}{rng.choice(EMOJI)}.py"
+    expected = f"I will read {path}."  # the mock's text before its read_file call
+    asking = ctx.run_agent(f"read {path}", cwd=ctx.workspace("no-doubled-text-call"))
+    ctx.expect_ok(asking)
+    if asking.stdout != expected + "\n":
+        times = asking.stdout.count(expected)
+        raise CheckFailed(say("doubled.with_calls", times=times, command=asking.short_command()),
+                          expected=repr(expected + "\n"), seen=repr(asking.stdout))
     other = rng.choice(ASCII_WORDS).title() + rng.choice(EMOJI)
     replies = [f"Nice to meet you, {other}.", f"Your name is {other}."]
     repl = ctx.run_agent(cwd=ctx.workspace("no-doubled-text-repl"),
@@ -101,14 +112,26 @@ def test_no_doubled_text(ctx):
 
 # --------------------------------------------------------------------------- server-sent events
 
-def _turn(rng, model: str, framing, comments: float) -> tuple[str, Reply]:
+def _turn(rng, model: str, framing, comments: float, done_inside: bool = False) -> tuple[str, Reply]:
+    """One streamed reply; `done_inside`: one of its deltas says "[DONE]" in its text."""
     text = reply_text(rng)
-    reply = Reply(rng, model, framing, comments).role().text(cut(rng, text, rng.randint(2, 6)))
+    if done_inside:
+        text, span = with_done_marker(rng, text)
+        pieces = cut_keeping(rng, text, rng.randint(2, 6), span)
+    else:
+        pieces = cut(rng, text, rng.randint(2, 6))
+    reply = Reply(rng, model, framing, comments).role().text(pieces)
     return text, reply.finish().usage(*_usage(rng)).done()
 
 
+def _marked(rng, turns: int) -> list[bool]:
+    """Which turns carry "[DONE]" inside a delta's text: one always, the others at random."""
+    always = rng.randrange(turns)
+    return [k == always or rng.random() < 0.5 for k in range(turns)]
+
+
 def test_sse_framing(ctx):
-    """Generated streams with keep-alive comments, CRLF line ends, no space after data: and payloads over several data: lines: the reply the agent keeps is exactly the text that was sent."""
+    """Generated streams with keep-alive comments (between events and between the data: lines of one event), CRLF line ends, no space after data:, payloads over several data: lines and "[DONE]" inside a delta's text: the reply the agent keeps is exactly the text that was sent."""
     rng = ctx.rng("sse-framing")
     model = model_name(ctx, "sse-framing")
     kinds = [("a stream with CRLF line ends, no space after `data:` and keep-alive comments",
@@ -117,7 +140,8 @@ def test_sse_framing(ctx):
               lambda k: ("\n", True, True), 0.5),
              ("a stream in which every event is framed its own way (CRLF or LF, with or without the space, "
               "one or several `data:` lines), with comments between them", every_feature(rng, 12), 0.6)]
-    turns = [(what, *_turn(rng, model, framing, comments)) for what, framing, comments in kinds]
+    turns = [(what, *_turn(rng, model, framing, comments, done))
+             for (what, framing, comments), done in zip(kinds, _marked(rng, len(kinds)))]
     conversation = converse(ctx, "sse-framing", [reply_stream(reply.stream) for _, _, reply in turns])
     expect_texts(ctx, conversation, [(what, text) for what, text, _ in turns], "framing")
 
@@ -127,9 +151,10 @@ def test_sse_split_anywhere(ctx):
     rng = ctx.rng("sse-split-anywhere")
     model = model_name(ctx, "sse-split-anywhere")
     turns = []
-    for what in ("the stream in one write per event", "the stream split at awkward places",
-                 "the stream written one byte at a time"):
-        text, reply = _turn(rng, model, every_feature(rng, 10), 0.5)
+    whats = ("the stream in one write per event", "the stream split at awkward places",
+             "the stream written one byte at a time")
+    for what, done in zip(whats, _marked(rng, len(whats))):
+        text, reply = _turn(rng, model, every_feature(rng, 10), 0.5, done)
         data = reply.stream.to_bytes()
         if "awkward" in what:
             reply.stream.split_at(*cut_points(rng, data, rng.randint(10, 25)))
@@ -193,41 +218,56 @@ def test_one_call_merged(ctx):
 
 
 def test_two_calls_interleaved(ctx):
-    """Two tool calls whose fragments interleave (index 0, 1, 0, 1, continuations with "id": "") are both shown with their exact names and arguments, in index order, and the next request carries both with their ids."""
+    """Two tool calls whose fragments interleave (index 0, 1, 0, 1; in a second reply in a random order that opens with index 1; continuations with "id": "") are both shown with their exact names and arguments, in index order, not in order of arrival, and the next request carries both with their ids."""
     say = ctx.say
     rng = ctx.rng("two-calls-interleaved")
     model = model_name(ctx, "two-calls-interleaved")
-    ids = sorted({call_id(rng) for _ in range(2)}, reverse=True)  # sorted by id, the calls come out backwards
-    while len(ids) < 2:
-        ids = sorted({*ids, call_id(rng)}, reverse=True)
-    names = [tool_name(rng), tool_name(rng)]
-    while names[1] == names[0]:
-        names[1] = tool_name(rng)
-    calls = [(ids[n], names[n], tool_args(rng)) for n in range(2)]
-    reply = Reply(rng, model).role().text(cut(rng, reply_text(rng, (3, 6)), 2))
-    for k, (index, part) in enumerate(interleaved(rng, calls)):
-        first = k < 2
-        reply.fragment(index, part, id=calls[index][0] if first else None, name=calls[index][1] if first else None)
-    reply.finish("tool_calls").usage(*_usage(rng)).done()
-    conversation = converse(ctx, "two-calls-interleaved", [reply_stream(reply.stream)])
+    replies, turns = [], []
+    for first, suffix in ((0, ""), (1, "_arrival")):  # the second reply's first fragment is index 1's
+        calls = _two_calls(rng)
+        reply = Reply(rng, model).role().text(cut(rng, reply_text(rng, (3, 6)), 2))
+        started: set[int] = set()
+        for index, part in interleaved(rng, calls, first):
+            opens = index not in started
+            started.add(index)
+            reply.fragment(index, part, id=calls[index][0] if opens else None,
+                           name=calls[index][1] if opens else None)
+        reply.finish("tool_calls").usage(*_usage(rng)).done()
+        replies.append(reply_stream(reply.stream))
+        turns.append((calls, suffix))
+    conversation = converse(ctx, "two-calls-interleaved", replies)
     result = conversation.result
     if result.returncode != 0 or error_lines(result.stderr):
         raise CheckFailed(say("wire.repl_failed", command=result.short_command(), status=result.returncode),
                           seen=ctx.evidence(result))
     shown = call_lines(result.stderr)
-    expected = [f"{name}({json.dumps(args, ensure_ascii=False)})" for _, name, args in calls]
-    seen = [f"{name}({args})" for name, args in shown]
-    if len(shown) != 2 or any(_shown_as(line) != (name, args) for line, (_, name, args) in zip(shown, calls)):
-        raise CheckFailed(say("calls.shown_wrong", count=len(shown)), expected=" then ".join(expected),
-                          seen=" then ".join(seen) or "no call")
-    state, message = conversation.reply_of(0)
-    sent = [(c.get("id"), (c.get("function") or {}).get("name")) for c in (message or {}).get("tool_calls") or []] \
-        if state == "ok" else []
-    if sent != [(call_id_, name) for call_id_, name, _ in calls]:
-        raise CheckFailed(say("calls.history_wrong"), expected=[(i, n) for i, n, _ in calls], seen=sent)
-    answered = [m.get("tool_call_id") for m in conversation.tool_results_of(0)]
-    if answered != [call_id_ for call_id_, _, _ in calls]:
-        raise CheckFailed(say("calls.results_wrong"), expected=[i for i, _, _ in calls], seen=answered)
+    for turn, (calls, suffix) in enumerate(turns):
+        expected = [f"{name}({json.dumps(args, ensure_ascii=False)})" for _, name, args in calls]
+        seen = [f"{name}({args})" for name, args in shown[2 * turn:2 * turn + 2]]
+        mine = shown[2 * turn:2 * turn + 2]
+        if len(mine) != 2 or (turn and len(shown) != 4) or \
+                any(_shown_as(line) != (name, args) for line, (_, name, args) in zip(mine, calls)):
+            raise CheckFailed(say("calls.shown_wrong" + suffix, count=len(shown)), expected=" then ".join(expected),
+                              seen=" then ".join(seen) or "no call")
+        state, message = conversation.reply_of(turn)
+        sent = [(c.get("id"), (c.get("function") or {}).get("name")) for c in (message or {}).get("tool_calls")
+                or []] if state == "ok" else []
+        if sent != [(call_id_, name) for call_id_, name, _ in calls]:
+            raise CheckFailed(say("calls.history_wrong" + suffix), expected=[(i, n) for i, n, _ in calls], seen=sent)
+        answered = [m.get("tool_call_id") for m in conversation.tool_results_of(turn)]
+        if answered != [call_id_ for call_id_, _, _ in calls]:
+            raise CheckFailed(say("calls.results_wrong" + suffix), expected=[i for i, _, _ in calls], seen=answered)
+
+
+def _two_calls(rng) -> list[tuple[str, str, dict]]:
+    """Two calls (id, name, args) with different ids and names; sorted by id they come out backwards."""
+    ids = sorted({call_id(rng) for _ in range(2)}, reverse=True)
+    while len(ids) < 2:
+        ids = sorted({*ids, call_id(rng)}, reverse=True)
+    names = [tool_name(rng), tool_name(rng)]
+    while names[1] == names[0]:
+        names[1] = tool_name(rng)
+    return [(ids[n], names[n], tool_args(rng)) for n in range(2)]
 
 
 def _shown_as(line: tuple[str, str]) -> tuple[str, object]:

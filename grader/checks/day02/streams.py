@@ -2,10 +2,11 @@
 
 Everything here is data built from `ctx.rng(...)`: the text (ASCII, CJK, emoji and
 the tricky pieces of grader.checkkit.draws, plus one raw U+2028, U+2029 or U+0085,
-which only `str.splitlines()` takes for a line break), where it is cut into pieces,
-the framing of every event (LF or CRLF, a space after `data:` or none, one payload
-over several `data:` lines), where keep-alive comments go, and where the bytes are
-split into writes. A stream is an `SSEStream` (grader/checkkit/sse.py); what a
+which only `str.splitlines()` takes for a line break, and in the framing checks a
+delta whose content says "[DONE]"), where it is cut into pieces, the framing of every
+event (LF or CRLF, a space after `data:` or none, one payload over several `data:`
+lines), where keep-alive comments go (between events, and between the data lines of
+one event), and where the bytes are split into writes. A stream is an `SSEStream` (grader/checkkit/sse.py); what a
 correct client must make of it is known here, so a check compares exactly.
 """
 
@@ -30,6 +31,29 @@ def reply_text(rng: random.Random, words: tuple[int, int] = (6, 14)) -> str:
     parts = mixed_text(rng, words).split(" ")
     parts.insert(rng.randrange(1, len(parts)), rng.choice(UNESCAPED_BREAKS))
     return " ".join(parts)
+
+
+# What a reply may say about the protocol itself: "[DONE]" inside a delta's content is text,
+# not the end of the stream (only an event whose whole data is [DONE] ends it).
+DONE_MARKERS = ("[DONE]", "data: [DONE]", "`data: [DONE]` ends a stream", "[DONE] 完了", "✅ [DONE]",
+                "data:[DONE]", "[DONE]\u2028")
+
+
+def with_done_marker(rng: random.Random, text: str) -> tuple[str, tuple[int, int]]:
+    """`text` with one of DONE_MARKERS put between two of its words; and the marker's span."""
+    parts = text.split(" ")
+    at = rng.randrange(0, len(parts) + 1)
+    marker = rng.choice(DONE_MARKERS)
+    start = len(" ".join(parts[:at])) + (1 if at else 0)
+    marked = " ".join([*parts[:at], marker, *parts[at:]])
+    return marked, (start, start + len(marker))
+
+
+def cut_keeping(rng: random.Random, text: str, pieces: int, keep: tuple[int, int]) -> list[str]:
+    """Like `cut`, but never inside `text[keep[0]:keep[1]]`: one piece holds that span whole."""
+    allowed = [i for i in range(1, len(text)) if not keep[0] < i < keep[1]]
+    points = sorted(rng.sample(allowed, max(0, min(pieces - 1, len(allowed)))))
+    return [text[a:b] for a, b in zip([0, *points], [*points, len(text)])]
 
 
 def short_text(rng: random.Random) -> str:
@@ -82,6 +106,7 @@ class Reply:
     def __post_init__(self) -> None:
         self.stream = SSEStream(self.model, completion_id=f"chatcmpl-{self.rng.getrandbits(40):010x}")
         self._first_comments = self.rng.sample(("", " keep-alive"), 2)  # a bare `:` and one with a space, always
+        self._inner_comment = True  # with comments, the first multi-line event always has one inside it
 
     def _frame(self) -> tuple[str, bool, bool]:
         frame = self.framing(self.events) if self.framing else PLAIN
@@ -93,8 +118,14 @@ class Reply:
         if self.comments and (self._first_comments or self.rng.random() < self.comments):
             text = self._first_comments.pop() if self._first_comments else self.rng.choice(COMMENTS)
             self.stream.raw(f":{text}{newline}{newline}")
-        self.stream.event(payload, multiline=multiline and isinstance(payload, dict), newline=newline,
-                          space=space)
+        multiline = multiline and isinstance(payload, dict)
+        inner = None
+        if multiline and self.comments and (self._inner_comment or self.rng.random() < self.comments):
+            # a keep-alive between two data lines of one event: it does not end the event
+            self._inner_comment = False
+            count = len(json.dumps(payload, ensure_ascii=False, indent=1).split("\n"))
+            inner = (self.rng.randrange(0, count - 1), self.rng.choice(COMMENTS))
+        self.stream.event(payload, multiline=multiline, newline=newline, space=space, comment=inner)
         return self
 
     def chunk(self, delta: dict, finish: str | None = None) -> Reply:
@@ -164,19 +195,37 @@ def cut_json(rng: random.Random, text: str, pieces: int) -> list[str]:
     return [text[a:b] for a, b in zip([0, *points], [*points, len(text)])]
 
 
-def interleaved(rng: random.Random, calls: list[tuple[str, str, dict]]) -> list[tuple[int, str]]:
-    """The fragments of several calls, interleaved by index (0, 1, 0, 1, ...): (index, text).
+def interleaved(rng: random.Random, calls: list[tuple[str, str, dict]], first: int = 0) -> list[tuple[int, str]]:
+    """The fragments of several calls, interleaved: (index, text).
 
     Each call's arguments JSON is cut at random places (one next to a space inside a
     string) into the same number of fragments, at least two, so no call is whole before
-    the others start.
+    the others start. With `first=0` they alternate by index (0, 1, 0, 1, ...); with
+    another `first` the stream opens with a fragment of that call and the rest come in
+    a random order (each call's own fragments in order, the calls still overlapping):
+    the order calls first appear in is then not their index order.
     """
     texts = [json.dumps(args, ensure_ascii=rng.random() < 0.3) for _, _, args in calls]
     count = rng.randint(2, 5)
     parts = [cut_json(rng, text, count) for text in texts]
     count = min(len(p) for p in parts)
     parts = [p[:count - 1] + ["".join(p[count - 1:])] for p in parts]
-    return [(index, parts[index][k]) for k in range(count) for index in range(len(calls))]
+    if first == 0:
+        return [(index, parts[index][k]) for k in range(count) for index in range(len(calls))]
+    rest = [index for index in range(len(calls)) for _ in range(count - (index == first))]
+    while True:
+        rng.shuffle(rest)
+        order = [first, *rest]
+        ends = {index: max(k for k, i in enumerate(order) if i == index) for index in range(len(calls))}
+        starts = {index: order.index(index) for index in range(len(calls))}
+        if all(starts[i] < ends[first] for i in starts):  # every call starts before the first one is whole
+            break
+    taken = [0] * len(calls)
+    fragments = []
+    for index in order:
+        fragments.append((index, parts[index][taken[index]]))
+        taken[index] += 1
+    return fragments
 
 
 def cut_points(rng: random.Random, data: bytes, extra: int) -> list[int]:

@@ -121,3 +121,32 @@ def test_the_screen_script_stays_off_the_assistant_text_branch():
         for before, (kind, *_) in zip(events, events[1:]):
             if kind == "assistant":
                 assert before[0] in ("usage", "error"), "a status line closes the text before an assistant message"
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fragments_that_open_with_index_1_overlap_and_join_back(seed):
+    streams = checks_module("streams")
+    rng = random.Random(seed)
+    calls = [(streams.call_id(rng), streams.tool_name(rng), streams.tool_args(rng)) for _ in range(2)]
+    fragments = streams.interleaved(rng, calls, first=1)
+    indexes = [index for index, _ in fragments]
+    assert indexes[0] == 1 and indexes.index(0) < len(indexes) - 1 - indexes[::-1].index(1), "call 0 starts first"
+    for n, (_, _, args) in enumerate(calls):
+        assert json.loads("".join(part for index, part in fragments if index == n)) == args
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_framing_turns_hold_done_in_a_delta_and_a_comment_inside_an_event(seed):
+    checks = checks_module()
+    streams = checks_module("streams")
+    rng = random.Random(seed)
+    marked = checks._marked(rng, 3)
+    assert any(marked)
+    text, reply = checks._turn(rng, "m", streams.every_feature(rng, 10), 0.5, done_inside=True)
+    data = reply.stream.to_bytes()
+    payloads = parse(data)
+    pieces = [json.loads(p)["choices"][0]["delta"].get("content", "") for p in payloads[:-1]
+              if json.loads(p).get("choices")]
+    assert "".join(pieces) == text and any("[DONE]" in piece for piece in pieces), pieces
+    assert payloads[-1] == "[DONE]" and payloads.count("[DONE]") == 1
+    assert re.search(rb"data:[^\r\n]*\r?\n:[^\r\n]*\r?\ndata:", data), "a comment between two data: lines of one event"
