@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grader.course import Check, Day
+from grader.i18n import word
 from grader.results import DayResult
 from grader.state import State
 
@@ -72,20 +73,19 @@ def resolve(state: State, day: Day, text: str) -> list[Check]:
         number = int(wanted)
         if 1 <= number <= len(day.checks_core):
             return [day.checks_core[number - 1]]
-        raise KeyError(f"{day.id} has no check number {number}: its core checks are numbered "
-                       f"1-{len(day.checks_core)} in the report")
+        raise KeyError(word("hint.no_number", day=day.id, number=number, last=len(day.checks_core)))
     for exercise in day.exercises:
         if exercise.id.lower() == wanted.lower():
             mapped = [c for c in day.checks_core if exercise.id in c.exercises]
             if not mapped:
-                raise KeyError(f"no core check of {day.id} is mapped to {exercise.id}")
+                raise KeyError(word("hint.no_mapped", day=day.id, exercise=exercise.id))
             last = state.last(day.id)
             failed = set(last.get("failed") or []) if last else set()
             return [c for c in mapped if c.id in failed] or mapped
     known = ", ".join(c.id for c in day.all_checks)
     points = ", ".join(x.id for x in day.exercises) or "none"
-    raise KeyError(f"{day.id} has no check {text!r}; name a check by its id ({known}), by its number in "
-                   f"the report (1-{len(day.checks_core)}) or by an exercise point ({points})")
+    raise KeyError(word("hint.unknown_check", day=day.id, check=text, known=known, last=len(day.checks_core),
+                        points=points))
 
 
 def checks_for_hint(state: State, day: Day) -> list[Check]:
