@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         figures = Path(tmp) / "reliability-figures.json"
         env = dict(os.environ, RELIABILITY_FIGURES=str(figures))
-        command = [sys.executable, "-m", "pytest", "tests/reliability", "-q", "-n", "0", "-p", "no:cacheprovider", *args.pytest_args]
+        command = [sys.executable, "-m", "pytest", "tests/reliability", "-q", "-p", "no:cacheprovider", *args.pytest_args]
         status = subprocess.run(command, cwd=ROOT, env=env, stdout=sys.stderr).returncode
         if not figures.exists():
             print("the suite wrote no figures", file=sys.stderr)

@@ -1,9 +1,8 @@
-"""Suite-wide: keep the tests that share one expensive session fixture on one worker.
+"""Suite-wide fixtures: the corpus gradings, shared by tests/checks and tests/kit.
 
-Under pytest-xdist (`-n`), each worker builds its own session fixtures. The corpus
-gradings, the hostile runs and the reliability figures are each built once, for every
-test that uses them, so those tests go to one worker per fixture (`--dist loadgroup`);
-the rest spread over the workers. Without xdist the marks change nothing.
+The suite runs in one process: the gradings fixture already grades several labs at a
+time in its own pool, and it grades each lab once for every test that names it, which
+parallel workers would each redo.
 """
 
 from __future__ import annotations
@@ -11,16 +10,6 @@ from __future__ import annotations
 import pytest
 
 from tests.checks.conftest import gradings_for
-
-SHARED = {"gradings": "corpus-gradings", "runs": "hostile-runs", "figures": "reliability-figures"}
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        for fixture, group in SHARED.items():
-            if fixture in getattr(item, "fixturenames", ()):
-                item.add_marker(pytest.mark.xdist_group(group))
-                break
 
 
 @pytest.fixture(scope="session")

@@ -36,7 +36,7 @@ class Child:
         env.update(MCA_TEST_DAY=str(day), PYTHONDONTWRITEBYTECODE="1")
         with open(self.out, "wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "pytest", str(HERE), "-n", "0", "-p", "no:cacheprovider", "-p", "no:pytest_httpserver",
+                [sys.executable, "-m", "pytest", str(HERE), "-p", "no:cacheprovider", "-p", "no:pytest_httpserver",
                  "-p", "no:hypothesispytest", "-q", "-rfE", "--basetemp", str(base / f"day-{day}"),
                  "--junitxml", str(self.xml)],
                 cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
