@@ -38,7 +38,8 @@ from pathlib import Path
 from grader.course import load_course
 from grader.engine import run_day
 course = load_course(sys.argv[1])
-result = run_day(course, course.find_day(sys.argv[2]), Path(sys.argv[3]), seed=int(sys.argv[4]))
+select = sys.argv[5].split(",") if len(sys.argv) > 5 and sys.argv[5] else None
+result = run_day(course, course.find_day(sys.argv[2]), Path(sys.argv[3]), seed=int(sys.argv[4]), select=select)
 print(json.dumps(result.to_dict()))
 """
 
@@ -91,6 +92,18 @@ def lab_specs() -> dict[str, tuple]:
     return specs
 
 
+def judged_checks(day, patch) -> set[str]:
+    """The checks a mutant is graded with: those it must or may fail, every check that rests
+    (course.toml `exercises` or `depends`) on a point one of those rests on, and every check
+    that rests on no point at all (provided code, which any change may break). A check that
+    rests only on other points runs the solution's code for them: the solution's grading and
+    the reverts prove it, so the corpus does not grade it again for every mutant."""
+    named = patch.fails | patch.maybe
+    points = {p for c in day.all_checks if c.id in named for p in (*c.exercises, *c.depends)}
+    return {c.id for c in day.all_checks
+            if c.id in named or not (c.exercises or c.depends) or points & {*c.exercises, *c.depends}}
+
+
 def grade(name: str, spec: tuple, base: Path) -> Graded:
     day, options = spec
     lab = corpus.build_lab(day, base / name.replace("/", "-") / Path(day.lab).name, **options)
@@ -98,7 +111,9 @@ def grade(name: str, spec: tuple, base: Path) -> Graded:
     cwd.mkdir()
     before = tree_hash(lab)
     env = dict(GRADING_ENV, PYTHONPATH=str(corpus.KIT), PYTHONDONTWRITEBYTECODE="1")
-    done = subprocess.run([sys.executable, "-c", GRADE, str(corpus.KIT / "course.toml"), day.id, str(lab), str(SEED)],
+    select = ",".join(sorted(judged_checks(day, options["patch"]))) if "/mutants/" in name else ""
+    done = subprocess.run([sys.executable, "-c", GRADE, str(corpus.KIT / "course.toml"), day.id, str(lab), str(SEED),
+                           select],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         raise RuntimeError(f"grading {name} crashed:\n{done.stderr[-3000:]}")
