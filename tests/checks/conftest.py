@@ -93,15 +93,17 @@ def lab_specs() -> dict[str, tuple]:
 
 
 def judged_checks(day, patch) -> set[str]:
-    """The checks a mutant is graded with: those it must or may fail, every check that rests
-    (course.toml `exercises` or `depends`) on a point one of those rests on, and every check
-    that rests on no point at all (provided code, which any change may break). A check that
-    rests only on other points runs the solution's code for them: the solution's grading and
-    the reverts prove it, so the corpus does not grade it again for every mutant."""
+    """The checks a mutant is graded with: those it must or may fail, and every core check
+    that rests (course.toml `exercises` or `depends`) on a point one of those rests on, or on
+    no point at all (provided code, which any change may break). A check that rests only on
+    other points runs the solution's code for them, and a bonus check counts for no score:
+    the solution, the alternates and the reverts are graded with every check, so the corpus
+    does not grade those again for every mutant (it would double the corpus's time)."""
     named = patch.fails | patch.maybe
     points = {p for c in day.all_checks if c.id in named for p in (*c.exercises, *c.depends)}
     return {c.id for c in day.all_checks
-            if c.id in named or not (c.exercises or c.depends) or points & {*c.exercises, *c.depends}}
+            if c.id in named or (not c.bonus and (not (c.exercises or c.depends)
+                                                   or points & {*c.exercises, *c.depends}))}
 
 
 def grade(name: str, spec: tuple, base: Path) -> Graded:
@@ -110,7 +112,9 @@ def grade(name: str, spec: tuple, base: Path) -> Graded:
     cwd = lab.parent / "cwd"
     cwd.mkdir()
     before = tree_hash(lab)
-    env = dict(GRADING_ENV, PYTHONPATH=str(corpus.KIT), PYTHONDONTWRITEBYTECODE="1")
+    # The grader's own bytecode, compiled once for every grading run (not into the kit's tree).
+    env = dict(GRADING_ENV, PYTHONPATH=str(corpus.KIT), PYTHONPYCACHEPREFIX=str(base / "kit-pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     select = ",".join(sorted(judged_checks(day, options["patch"]))) if "/mutants/" in name else ""
     done = subprocess.run([sys.executable, "-c", GRADE, str(corpus.KIT / "course.toml"), day.id, str(lab), str(SEED),
                            select],

@@ -6,9 +6,9 @@ For each day with a corpus (tests/checks/dayNN/):
 * each alternate (a correct implementation written differently) passes everything;
 * each mutant (one plausible wrong implementation of one exercise point) fails exactly
   the checks it names in FAILS, as "failed" with a message and a hint, and passes the
-  others it is graded with (every check resting on the points its FAILS rest on, and every
-  check resting on none: conftest.judged_checks); a mutant never fails a core check mapped
-  to another exercise point;
+  others it is graded with (every core check resting on the points its FAILS rest on or on
+  none: conftest.judged_checks); a mutant never fails a core check mapped to another
+  exercise point;
 * the scaffold lab scores `scaffold_passes`, and reverting one exercise point fails
   exactly the checks course.toml maps to it;
 * grading never changes a byte of the lab nor writes into its current directory.
