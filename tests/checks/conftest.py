@@ -156,15 +156,12 @@ def uses(*names):
     return mark
 
 
-def gradings_for(request, tmp_path_factory):
-    """The body of the session fixture `gradings` (tests/conftest.py), which tests/checks and
-    tests/kit share: every needed lab is graded once, by one instance."""
-    wanted = []
-    for item in request.session.items:
+def labs_wanted(items) -> list[str]:
+    """Every lab the given tests name (their lab_name parameter, or @uses)."""
+    wanted: list[str] = []
+    for item in items:
         callspec = getattr(item, "callspec", None)
         names = [callspec.params["lab_name"]] if callspec and "lab_name" in callspec.params else []
-        names += getattr(item.function, "labs_used", [])
+        names += getattr(getattr(item, "function", None), "labs_used", [])
         wanted += [n for n in names if n not in wanted]
-    runs = Gradings(wanted, tmp_path_factory.mktemp("graded"))
-    yield runs
-    runs.close()
+    return wanted
