@@ -5,8 +5,8 @@ A user message is a clean boundary whether or not an answer follows: the recover
 and `clean_prefix_size` ask about such a prefix.
 """
 TARGET = "mca/session/fork.py"
-FAILS = ("damaged-then-continue", "dangling-tool-call", "fork-points", "missing-line", "parent-untouched")
-MAYBE = ("fork-copies-prefix",)
+FAILS = ("damaged-then-continue", "dangling-tool-call", "fork-points", "missing-line")
+MAYBE = ("fork-copies-prefix", "parent-untouched")  # both fork at a random point, a user message most times
 
 
 def fork_points(events: Iterable[Event]) -> list[int]:
