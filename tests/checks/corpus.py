@@ -30,6 +30,9 @@ clear failure here rather than as a mutant that silently stopped testing anythin
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
+import sys
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,3 +181,16 @@ def build_lab(day, destination: Path, *, patch: Patch | None = None,
         tree = apply_patch(tree, patch)
     trees.write_tree(tree, destination, modes)
     return destination
+
+
+def checks_module(day, name: str = "checks"):
+    """A module of a day's checks folder, imported as the engine does (a package of its own,
+    `dayNN_checks_under_test`), for the day's unit tests."""
+    package_name = f"{day.checks_dir.name}_checks_under_test"
+    if package_name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(package_name, day.checks_dir / "__init__.py",
+                                                      submodule_search_locations=[str(day.checks_dir)])
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[package_name] = package
+        spec.loader.exec_module(package)
+    return importlib.import_module(f"{package_name}.{name}")

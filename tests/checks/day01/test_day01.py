@@ -5,34 +5,18 @@ tests/checks/test_corpus.py.)"""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
 import re
-import sys
 import tomllib
 
 from tests.checks import corpus
 
 DAY = corpus.COURSE.find_day("day-01")
-PACKAGE = "day01_checks_under_test"
 
 
 def checks_module(name: str = "checks"):
     """A module of the day's checks folder, imported as the engine does (a package)."""
-    if PACKAGE not in sys.modules:
-        spec = importlib.util.spec_from_file_location(PACKAGE, DAY.checks_dir / "__init__.py",
-                                                      submodule_search_locations=[str(DAY.checks_dir)])
-        package = importlib.util.module_from_spec(spec)
-        sys.modules[PACKAGE] = package
-        spec.loader.exec_module(package)
-    return importlib.import_module(f"{PACKAGE}.{name}")
-
-
-def test_every_check_is_there_in_manifest_order():
-    module = checks_module()
-    tests = [name for name in vars(module) if name.startswith("test_")]
-    assert tests == ["test_" + c.id.replace("-", "_") for c in DAY.all_checks]
+    return corpus.checks_module(DAY, name)
 
 
 def test_every_message_the_checks_use_is_in_the_catalogue():

@@ -4,35 +4,19 @@ checks, the scripted errors and the plans the loop-guard and cancel checks judge
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import random
 import re
-import sys
 import tomllib
 
 from tests.checks import corpus
 
 DAY = corpus.COURSE.find_day("day-06")
-PACKAGE = "day06_checks_under_test"
 
 
 def checks_module(name: str = "checks"):
     """A module of the day's checks folder, imported as the engine does (a package)."""
-    if PACKAGE not in sys.modules:
-        spec = importlib.util.spec_from_file_location(PACKAGE, DAY.checks_dir / "__init__.py",
-                                                      submodule_search_locations=[str(DAY.checks_dir)])
-        package = importlib.util.module_from_spec(spec)
-        sys.modules[PACKAGE] = package
-        spec.loader.exec_module(package)
-    return importlib.import_module(f"{PACKAGE}.{name}")
-
-
-def test_every_check_is_there_in_manifest_order():
-    module = checks_module()
-    tests = [name for name in vars(module) if name.startswith("test_")]
-    assert tests == ["test_" + c.id.replace("-", "_") for c in DAY.all_checks]
+    return corpus.checks_module(DAY, name)
 
 
 def test_titles_are_the_docstrings():
