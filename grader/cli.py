@@ -203,6 +203,9 @@ def check(
         metavar="N", help="generate the checks' inputs from this seed (the report prints the seed of every run)")] = None,
     ci: Annotated[bool, typer.Option("--ci", help="CI mode: refuse to run (exit 3) if the checks or "
                                      "course.toml differ from the shipped ones; keep no progress state")] = False,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", metavar="N", min=1, help="run up to N checks at once (default: the number of cores; "
+        "1: one after another); the results are the same")] = None,
 ) -> None:
     """Run a day's checks against your lab and report what passes (exit 0: every core check passed)."""
     course = load()
@@ -228,7 +231,7 @@ def check(
     live = _LiveLines(the_day, as_json, len(only) if only else len(the_day.all_checks))
     fingerprint = trees.fingerprint(target, course.runtime_dirs) if own_lab and target.is_dir() else None
     try:
-        result = run_day(course, the_day, target, keep=keep, select=only or None, seed=seed,
+        result = run_day(course, the_day, target, keep=keep, select=only or None, seed=seed, jobs=jobs,
                          hint_levels=hinting.report_levels(state, the_day) if own_lab else None,
                          on_check=live.done if live.active else None)
     except EngineError as exc:

@@ -36,6 +36,7 @@ from typing import Mapping
 import pytest
 
 import grader
+from grader import parallel
 from grader.checkkit.context import CheckContext
 from grader.checkkit.messages import Messages
 from grader.course import Course, Day
@@ -118,11 +119,13 @@ def check_selection(day: Day, select) -> set[str] | None:
 
 
 def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=None, seed: int | None = None,
-            hint_levels: Mapping[str, int] | None = None, on_check=None) -> DayResult:
+            hint_levels: Mapping[str, int] | None = None, on_check=None, jobs: int | None = None) -> DayResult:
     """Run `day`'s checks against `lab`; results come back in course.toml order.
 
     `hint_levels` gives, per check id, the hint level a failing check shows (default 1).
-    `on_check(check_id, status)` is called as each check finishes (the CLI's live lines).
+    `on_check(check_id, status)` is called as each check finishes, in the contract's order
+    (the CLI's live lines). `jobs` checks run at once (default: the cores this process may
+    use; 1: one after another; grader/parallel.py); the results are the same.
     Ctrl-C raises `Interrupted`.
     """
     from grader.manifest import mistyped_path
@@ -148,7 +151,8 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
             blocked = _probe(context)
             if blocked is None:
                 done = (lambda check_id, outcome: on_check(check_id, outcome.status)) if on_check else None
-                plugin = GraderPlugin(context, selected, on_done=done)
+                plugin = GraderPlugin(context, selected, on_done=done,
+                                      jobs=parallel.default_jobs() if jobs is None else max(1, jobs))
                 # The copy taken before any student code ran, not the kit's file.
                 exit_code, output = _run_pytest(context.fixtures / module.name, run_root, plugin)
                 _raise_for(plugin, exit_code, output, day, module)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from grader import parallel
 from grader.checkkit.context import CheckContext
 from grader.checkkit.failures import CheckFailed, short
 from grader.results import Status
@@ -81,10 +82,12 @@ def classify(excinfo, when: str) -> dict:
 class GraderPlugin:
     """Registered with pytest.main(plugins=[...]); collects one Outcome per check id."""
 
-    def __init__(self, context: CheckContext, select: set[str] | None = None, on_done=None):
+    def __init__(self, context: CheckContext, select: set[str] | None = None, on_done=None, jobs: int = 1):
         self.context = context
         self.select = select
         self.on_done = on_done    # on_done(check_id, Outcome) once each check's last item ran
+        self.jobs = jobs          # checks run at once (grader/parallel.py); 1: one after another
+        self._report = None       # with jobs > 1: the on_done the workers report through
         self.by_test = {test_name_for(c.id): c for c in context.day.all_checks}
         self.collect_errors: list[str] = []
         self.unknown_tests: list[str] = []
@@ -126,7 +129,42 @@ class GraderPlugin:
             check_id = self.by_test[getattr(item, "originalname", None) or item.name].id
             self._left[check_id] = self._left.get(check_id, 0) + 1
 
+    def check_id_of(self, item) -> str:
+        return self.by_test[getattr(item, "originalname", None) or item.name].id
+
     # -- running -------------------------------------------------------------------
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session):
+        """With jobs > 1, the checks' groups run in forked workers (grader/parallel.py);
+        otherwise (or with one group) pytest's own loop runs them one after another."""
+        if self.jobs <= 1 or not parallel.available() or session.testsfailed or session.config.option.collectonly:
+            return None
+        found = parallel.groups(session.items, self.check_id_of, self.context.fixtures.resolve())
+        if len(found) <= 1:
+            return None
+        factory = getattr(session.config, "_tmp_path_factory", None)
+        if factory is not None:  # made once here, not raced for by the workers
+            factory.getbasetemp()
+        self._report, self.on_done = self.on_done, None
+        order = list(dict.fromkeys(self.check_id_of(item) for item in session.items))
+        parallel.run_groups(session, found, self.jobs, self, order, self._broken)
+        return True
+
+    def finish_check(self, check_id: str, outcome: Outcome) -> None:
+        """A worker's Outcome for `check_id`, taken in the contract's order."""
+        self.outcomes[check_id] = outcome
+        if self._report is not None:
+            try:
+                self._report(check_id, outcome)
+            except Exception:  # a progress line that cannot be shown must not change the result
+                self._report = None
+
+    def _broken(self, check_id: str, status: int | None, why: str | None) -> Outcome:
+        from grader.i18n import word
+        if status is not None and status < 0:
+            return Outcome(Status.ERROR, word("worker.killed", signal=-status))
+        return Outcome(Status.ERROR, word("worker.stopped", why=why or f"exit status {status}"))
 
     @pytest.hookimpl(wrapper=True)
     def pytest_fixture_setup(self, fixturedef, request):
@@ -147,9 +185,11 @@ class GraderPlugin:
         started = time.perf_counter()
         check = self.by_test[getattr(item, "originalname", None) or item.name]
         outcome = self._current[item.nodeid] = Outcome()
+        self.context.current = check.id  # its scratch dirs are named after it (ctx.tmp)
         try:
             return (yield)
         finally:
+            self.context.current = None
             outcome.duration = round(time.perf_counter() - started, 3)
             shared = [child for name in getattr(item, "fixturenames", ())
                       for child in self._by_fixture.get(name, ())]

@@ -37,6 +37,7 @@ class CheckContext:
     seed: int
     runner: LabRunner
     say: Messages
+    current: str | None = None  # the check running now: its scratch dirs are under run_root/<its id>
     _used: set[str] = field(default_factory=set, repr=False)
     _children: list[ChildResult] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -47,14 +48,17 @@ class CheckContext:
     # -- scratch space and inputs --------------------------------------------------
 
     def tmp(self, name: str) -> Path:
-        """A fresh, empty scratch directory named after `name` (suffixed if taken)."""
+        """A fresh, empty scratch directory named after `name` (suffixed if taken), under a
+        directory named after the running check: the same path whatever ran before it, in
+        a serial run or beside other checks (grader/parallel.py)."""
         safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name) or "tmp"
+        base = self.run_root / self.current if self.current else self.run_root
         candidate, number = safe, 1
-        while candidate in self._used or (self.run_root / candidate).exists():
+        while str(base / candidate) in self._used or (base / candidate).exists():
             number += 1
             candidate = f"{safe}-{number}"
-        self._used.add(candidate)
-        path = self.run_root / candidate
+        path = base / candidate
+        self._used.add(str(path))
         path.mkdir(parents=True)
         return path
 

@@ -39,7 +39,9 @@ from grader.course import load_course
 from grader.engine import run_day
 course = load_course(sys.argv[1])
 select = sys.argv[5].split(",") if len(sys.argv) > 5 and sys.argv[5] else None
-result = run_day(course, course.find_day(sys.argv[2]), Path(sys.argv[3]), seed=int(sys.argv[4]), select=select)
+jobs = int(sys.argv[6]) if len(sys.argv) > 6 and sys.argv[6] else None
+result = run_day(course, course.find_day(sys.argv[2]), Path(sys.argv[3]), seed=int(sys.argv[4]), select=select,
+                 jobs=jobs)
 print(json.dumps(result.to_dict()))
 """
 
@@ -86,6 +88,10 @@ def lab_specs() -> dict[str, tuple]:
     for day in corpus.COURSE.days:
         specs[f"{day.id}/solution"] = (day, {})
         specs[f"{day.id}/scaffold-lab"] = (day, {"revert": None})
+        # the same two graded with one check at a time (every other grading runs them side
+        # by side, as `grader check` does): tests/checks/test_serial_equals_concurrent.py
+        specs[f"{day.id}/solution@serial"] = (day, {})
+        specs[f"{day.id}/scaffold-lab@serial"] = (day, {"revert": None})
         specs.update({f"{day.id}/revert-{e.id}": (day, {"revert": {e.id}}) for e in day.exercises})
         for kind in ("mutants", "alternates"):
             specs.update({f"{day.id}/{kind}/{p.name}": (day, {"patch": p}) for p in corpus.patches(day, kind)})
@@ -116,8 +122,9 @@ def grade(name: str, spec: tuple, base: Path) -> Graded:
     env = dict(GRADING_ENV, PYTHONPATH=str(corpus.KIT), PYTHONPYCACHEPREFIX=str(base / "kit-pycache"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     select = ",".join(sorted(judged_checks(day, options["patch"]))) if "/mutants/" in name else ""
+    jobs = "1" if name.endswith("@serial") else ""
     done = subprocess.run([sys.executable, "-c", GRADE, str(corpus.KIT / "course.toml"), day.id, str(lab), str(SEED),
-                           select],
+                           select, jobs],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         raise RuntimeError(f"grading {name} crashed:\n{done.stderr[-3000:]}")
