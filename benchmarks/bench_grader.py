@@ -98,6 +98,14 @@ print(json.dumps({
 """
 
 
+def parallel_jobs() -> int:
+    """The --jobs a plain `grader check` uses on this machine (grader/parallel.py)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def grader_python() -> Path:
     """A Python that can import the kit's grader (this one, else the kit's .venv)."""
     if importlib.util.find_spec("grader") is not None:
@@ -159,6 +167,8 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     (site / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
     repeat = 1 if quick else 3
     runs = []  # (wall, children, checks) of each timed run
+    serial_walls, unit_walls = [], []  # the same with --jobs 1; one lab child start (the unit)
+    unit_argv = [python, "-S", "-m", "mca", "--help"]
     for round_number in range(repeat + (0 if quick else 1)):  # a warm-up in full mode
         record = workdir / f"children-{round_number}.jsonl"
         done = run_child(argv, cwd=course, env={**env, "PYTHONPATH": str(site), "BENCH_CHILDREN_LOG": str(record)})
@@ -167,9 +177,15 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
             raise RuntimeError(f"grader check did not pass on the solution: {done.stdout[-400:]}{done.stderr[-400:]}")
         children = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()] \
             if record.exists() else []
+        serial = check_ok(run_child([*argv, "--jobs", "1"], cwd=course, env=env), "grader check --jobs 1")
+        units = [check_ok(run_child(unit_argv, cwd=course, env=child_env()), "python -S -m mca --help").wall
+                 for _ in range(1 if quick else 3)]
         if round_number or quick:
             runs.append((done.wall, children, {c["id"]: c["duration"] for c in report["checks"]}))
+            serial_walls.append(serial.wall)
+            unit_walls.extend(units)
     wall = median([w for w, _, _ in runs])
+    serial_wall, unit = median(serial_walls), median(unit_walls)
     child_sum = median([sum(c["duration"] for c in kids) for _, kids, _ in runs])
     children = next(kids for w, kids, _ in runs if w == wall) if len(runs) % 2 else runs[0][1]
     check_times = {cid: median([checks[cid] for _, _, checks in runs]) for cid in runs[0][2]}
@@ -209,7 +225,17 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     scope = f"--only {QUICK_CHECK}" if quick else "all 17 checks"
     mca_children = sum(1 for c in children if kind_of(c["argv"]).startswith("mca"))
     compile_cost = start["mca log inspect, PYTHONDONTWRITEBYTECODE=1"] - start["mca log inspect, bytecode cached"]
+    starts_default, starts_serial = wall / unit, serial_wall / unit
     rows = [
+        Row("grader-child-starts", f"grader check day-07 on the solution ({scope}), checks side by side "
+            f"(--jobs {parallel_jobs()}), in lab child starts", f"{starts_default:.1f} starts",
+            f"one child start (python -S -m mca --help) {fmt_time(unit * 1e9)}", starts_default, "<= 10",
+            verdict(starts_default, 10.0),
+            f"{fmt_time(wall * 1e9)}; with --jobs 1: {starts_serial:.1f} starts ({fmt_time(serial_wall * 1e9)}), "
+            f"{serial_wall / wall:.2f}x the concurrent run"),
+        Row("grader-serial", "the same with --jobs 1 (one check at a time)", fmt_time(serial_wall * 1e9),
+            f"checks side by side {fmt_time(wall * 1e9)}", serial_wall / wall, "- (report)", "report",
+            f"{starts_serial:.1f} child starts"),
         Row("grader-latency", f"grader check day-07 --lab solutions/... ({scope}), median wall",
             fmt_time(wall * 1e9), f"goal {GOAL_SECONDS:g} s", ratio_goal, "<= 1.0x", verdict(ratio_goal, 1.0),
             "" if ratio_goal <= 1 else
