@@ -525,12 +525,12 @@ def restore(
 
 @app.command()
 def verify(
-    day: Annotated[Optional[str], typer.Argument(metavar="DAY", help="one day; default: every day")] = None,
+    day: Annotated[Optional[list[str]], typer.Argument(metavar="DAY...", help="the days to verify; default: every day")] = None,
 ) -> None:
     """Prove the kit is gradable: solutions pass, labs score their scaffold count, mappings are exact."""
     from grader.verify import render_table, verify as run_verify
     course = load(localised=False)  # verify holds course.toml's titles to the checks' docstrings
-    days = [find_day(course, day).id] if day else None
+    days = list(dict.fromkeys(find_day(course, one).id for one in day)) if day else None
     report = _backup_call(run_verify, course, days)
     typer.echo(render_table(report), nl=False)
     raise typer.Exit(EXIT_OK if report.ok else EXIT_FAILED)

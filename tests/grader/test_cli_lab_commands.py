@@ -100,3 +100,11 @@ def test_verify_fails_with_a_table_when_a_lab_drifted(cli, course_dir):
     result = cli("verify", "day-01")
     assert result.exit_code == 1
     assert "solution and lab equal the generated ones" in result.stdout and "greet.py" in result.stdout
+
+
+def test_verify_takes_several_days_and_names_each_once(cli, course_dir):
+    both = cli("verify", "day-01", "2", "1")
+    one = cli("verify", "1")
+    assert both.stdout.count("day-02") >= 1 and "day-02" not in one.stdout
+    assert both.stdout.count("day-01") == one.stdout.count("day-01") >= 1
+    assert both.exit_code == 1  # day-02's checks fail its solution on purpose (every status)
