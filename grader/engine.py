@@ -199,7 +199,7 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
     kit = [Path(course.root).resolve()]
     if sys.prefix != sys.base_prefix:  # the kit's virtualenv, wherever it lives
         kit.append(Path(sys.prefix).resolve())
-    runner = LabRunner(lab=graded, agent=course.agent, shown_lab=lab, pycache=run_root / "pycache",
+    runner = LabRunner(lab=graded, agent=course.agent, shown_lab=lab, scratch_copy=True,
                        kit_paths=tuple(kit))
     return CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, sample=sample, keep=keep,
                         run_root=run_root, seed=seed, runner=runner, say=Messages.for_day(fixtures))

@@ -57,6 +57,7 @@ class LabRunner:
     agent: Agent
     shown_lab: Path | None = None  # the student's own lab, for reproduce lines
     pycache: Path | None = None    # share compiled bytecode here (never inside a lab)
+    scratch_copy: bool = False     # `lab` is the run's own copy: its bytecode may be cached in it
     kit_paths: tuple[Path, ...] = ()
     on_finish: Callable[[ChildResult], None] | None = None
     python: str = field(default_factory=base_python)
@@ -90,6 +91,8 @@ class LabRunner:
         agent as a person runs it: then a write without a flush stays in the buffer, as it does
         for them (stdout on a pipe or a terminal is buffered)."""
         flags = [self.python, "-I", "-S", *(["-u"] if unbuffered else []), "-X", "utf8"]
+        if self.scratch_copy:  # the lab's modules compile once into the copy's __pycache__, and the
+            return flags       # standard library's own bytecode is used (a pycache prefix would hide it)
         return flags + (["-X", f"pycache_prefix={self.pycache}"] if self.pycache else ["-B"])
 
     def _shown_env(self, env: dict[str, str]) -> str:
