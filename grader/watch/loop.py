@@ -63,6 +63,7 @@ class Watch:
         while True:
             event = self.pushed.pop() if self.pushed else self.source.get(timeout=0.5)
             if event is None:
+                self.screen.idle(self.board)
                 continue
             plan = self.handle(event)
             if plan == "quit":

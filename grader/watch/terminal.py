@@ -62,19 +62,23 @@ def cbreak(stream):
 
 
 @contextlib.contextmanager
-def signals_stop():
-    """SIGTERM and SIGHUP raise KeyboardInterrupt, as SIGINT does; yields the signal seen."""
+def signals_stop(screen: Screen):
+    """SIGTERM and SIGHUP raise KeyboardInterrupt, as SIGINT does; yields the signals seen.
+    SIGWINCH (the window was resized) asks the screen for a full redraw."""
     seen: list[int] = []
 
     def stop(number, frame):
         seen.append(number)
         raise KeyboardInterrupt
 
+    def resized(number, frame):
+        screen.resized = True
+
     saved = {}
-    for name in ("SIGTERM", "SIGHUP"):
+    for name, handler in (("SIGTERM", stop), ("SIGHUP", stop), ("SIGWINCH", resized)):
         number = getattr(signal, name, None)
         if number is not None:
-            saved[number] = signal.signal(number, stop)
+            saved[number] = signal.signal(number, handler)
     try:
         yield seen
     finally:
@@ -99,7 +103,7 @@ def watch_lab(course: Course, day: Day, lab: Path, *, own_lab: bool, seed: int |
     keys_wanted = tty and _isatty(stdin)
     screen = Screen(stdout, tty=tty, unicode=can_encode(getattr(stdout, "encoding", None), "✓✗▸…·"),
                     colour=colour, size=_size if tty else _columns)
-    with signals_stop() as seen, cbreak(stdin) if keys_wanted else contextlib.nullcontext(False) as keys:
+    with signals_stop(screen) as seen, cbreak(stdin) if keys_wanted else contextlib.nullcontext(False) as keys:
         source = LiveSource(lab, keys=bool(keys), stdin=stdin)
         watch = Watch(course, day, lab, source=source, screen=screen, seed=new_seed() if seed is None else seed,
                       own_lab=own_lab, shown_lab=shown_path(lab), keys=bool(keys))
@@ -109,7 +113,8 @@ def watch_lab(course: Course, day: Day, lab: Path, *, own_lab: bool, seed: int |
             return watch.run()
         except KeyboardInterrupt:
             if watch.quit_asked:   # q during a run: it was stopped so that quitting does not wait
-                screen.say(word("watch.quit_during", run=watch.board.run))
+                if watch.board.running:
+                    screen.say(word("watch.quit_during", run=watch.board.run))
                 return 0
             number = seen[-1] if seen else signal.SIGINT
             raise Stopped(128 + int(number), during_run=watch.board.running) from None

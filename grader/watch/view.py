@@ -203,6 +203,7 @@ class Screen:
         self.colour = colour
         self.size = size        # () -> (columns, rows), on a terminal
         self.drawn = False
+        self.resized = False    # set on SIGWINCH: the next draw clears the whole screen
 
     def _write(self, text: str) -> None:
         try:
@@ -235,6 +236,11 @@ class Screen:
             lines = render(board, width=width, unicode=self.unicode, colour=False, plain=True)
             self._write("\n".join(lines) + "\n")
 
+    def idle(self, board: Board) -> None:
+        """Nothing happened for a while: redraw if the window changed size meanwhile."""
+        if self.tty and self.resized:
+            self.draw(board)
+
     def notice(self, board: Board, text: str) -> None:
         """A message that is no run of its own (a save that changed nothing, a lab that is not one)."""
         if self.tty:
@@ -245,8 +251,8 @@ class Screen:
     def draw(self, board: Board) -> None:
         columns, rows = self.size() if self.size else (80, 24)
         lines = render(board, width=columns, height=rows, unicode=self.unicode, colour=self.colour)
-        home = "\033[H" if self.drawn else "\033[H\033[2J"
-        self.drawn = True
+        home = "\033[H" if self.drawn and not self.resized else "\033[H\033[2J"
+        self.drawn, self.resized = True, False
         self._write(home + "".join(line + "\033[K\n" for line in lines[:max(rows - 1, 1)]) + "\033[J")
 
     def say(self, text: str) -> None:
