@@ -87,11 +87,19 @@ def signals_stop(screen: Screen):
 
 
 def shown_path(lab: Path) -> str:
-    """The lab as the student would type it: relative to here when below it, else absolute."""
+    """The lab as the student would type it: relative to here when below it, else its
+    full path (also when it is here: `.` says nothing), with ~ for the home directory."""
     lab = Path(lab).resolve()
     try:
-        return lab.relative_to(Path.cwd().resolve()).as_posix() or "."
+        rel = lab.relative_to(Path.cwd().resolve()).as_posix()
+        if rel and rel != ".":
+            return rel
     except (ValueError, OSError):
+        pass
+    home = Path.home()
+    try:
+        return "~/" + lab.relative_to(home).as_posix() if lab != home else "~"
+    except ValueError:
         return str(lab)
 
 
