@@ -30,6 +30,7 @@ import bench_fork  # noqa: E402
 import bench_grader  # noqa: E402
 import bench_replay  # noqa: E402
 import bench_resume  # noqa: E402
+import bench_watch  # noqa: E402
 import common  # noqa: E402
 
 BENCHMARKS = {
@@ -38,6 +39,7 @@ BENCHMARKS = {
     "resume": bench_resume,
     "fork": bench_fork,
     "grader": bench_grader,
+    "watch": bench_watch,
 }
 COLUMNS = ("benchmark", "figure", "baseline", "ratio", "goal", "result", "note")
 

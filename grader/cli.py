@@ -263,6 +263,44 @@ def check(
     raise typer.Exit(EXIT_OK if result.all_core_passed else EXIT_FAILED)
 
 
+@app.command()
+def watch(
+    day: Annotated[str, typer.Argument(metavar="DAY", help=DAY_HELP)],
+    lab: Annotated[Optional[Path], typer.Option(
+        metavar="DIR", help="lab directory to watch (default: the day's lab); your progress and hint "
+        "levels are kept only for the day's own lab")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        metavar="N", help="generate every run's inputs from this seed (default: one new seed for the whole watch)")] = None,
+) -> None:
+    """Grade a lab on every save: every check first, then only the checks of the files you changed.
+
+    A changed exercise file re-runs the checks of its exercise points; any other file of the lab re-runs every check. On a terminal: a or Enter re-runs every check, q quits; Ctrl-C stops (exit 130).
+    """  # noqa: E501 (one paragraph: help wraps it to the terminal)
+    from grader.watch.loop import WatchFailed
+    from grader.watch.terminal import Stopped, watch_lab
+    course = load()
+    the_day = find_day(course, day)
+    target = (lab or the_day.lab).expanduser()
+    own_lab = target.resolve() == Path(the_day.lab).resolve()
+    if not target.is_dir():
+        raise fail(word("watch.no_lab", lab=target, day=the_day.id))
+    problem = not_a_lab(course, the_day, target)
+    if problem:
+        raise fail(word("watch.not_a_lab_start", day=the_day.id, problem=problem))
+    try:
+        code = watch_lab(course, the_day, target.resolve(), own_lab=own_lab, seed=seed, tty=is_terminal(),
+                         colour=use_colour())
+    except EngineError as exc:
+        raise fail(str(exc)) from None
+    except WatchFailed as exc:
+        raise fail(word("watch.watcher_failed", lab=target, why=str(exc))) from None
+    except Stopped as exc:
+        said = "watch.stopped_own" if own_lab else "watch.stopped_other"
+        during = word("watch.stopped_during") if exc.during_run else ""
+        raise fail(word(said, during=during), exc.code) from None
+    raise typer.Exit(code)
+
+
 class _LiveLines:
     """On a terminal, each check's line as it finishes (the run takes seconds); they are
     erased before the report, which repeats them with the details. Off for --json and

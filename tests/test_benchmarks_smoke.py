@@ -14,12 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 HEADER = ("benchmark", "figure", "baseline", "ratio", "goal", "result", "note")
 ROWS = ("append-log", "append-snapshot", "replay", "resume-vs-python", "resume-10k-vs-10",
         "resume-turn", "fork-memory", "fork-memory-cli", "grader-child-starts", "grader-serial", "grader-latency",
-        "grader-overhead")
+        "grader-overhead", "watch-repl")
 
 
 def test_quick_run_prints_every_row():
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()
     header = next((line for line in lines if line.startswith("| benchmark ")), None)

@@ -173,9 +173,17 @@ def _rerun(result: DayResult, day: Day):
 
 def _check_lines(check: CheckResult, number: str, id_width: int, marks, paint, day_id: str, keep: bool,
                  width: int | None = None, rerun=None) -> list[str]:
+    lines = check_head(check.id, check.title, check.status.value, number, id_width, marks, paint, width)
+    return lines + detail_lines(check, day_id, keep=keep, width=width, rerun=rerun)
+
+
+def detail_lines(check: CheckResult, day_id: str, *, keep: bool = False, width: int | None = None, rerun=None,
+                 pad: str = " " * 7) -> list[str]:
+    """What the report prints under a check's head: for one that did not pass, its message,
+    `first:`, expected and seen, the hint and how to see more (and with `keep` how to
+    reproduce it); nothing for one that passed. `grader watch` shows one such block."""
     status = check.status.value
-    lines = check_head(check.id, check.title, status, number, id_width, marks, paint, width)
-    pad = " " * 7
+    lines: list[str] = []
     # expected/seen labels padded alike, in columns (a CJK character takes two)
     aligned = max(display_width(word("label.expected")), display_width(word("label.seen")))
     for label, text in failure_lines(check):
