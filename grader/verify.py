@@ -9,6 +9,10 @@ the solution passes every check (core and bonus); the lab passes exactly
 the checks course.toml maps to it. Each fact is one row with a detail that says what
 to fix.
 
+`verify_student` is the smaller proof the student edition can give (it has no solutions):
+the grader's files are the ones shipped, and each day's untouched lab scores exactly
+`scaffold_passes`, the count course.toml records.
+
 Grading runs are independent (each gets its own temp tree) and run two at a time.
 The real engine runs pytest in process, which is not thread-safe, so with it each
 run happens in a fresh child process; an injected run_day (tests) runs in threads.
@@ -236,3 +240,46 @@ def _run_failed_row(day, label: str, detail: str) -> VerifyRow:
     item = {"solution": "solution passes every check",
             "lab": f"lab scores {day.scaffold_passes}/{len(day.checks_core)}"}.get(label, label)
     return VerifyRow(day.id, item, False, detail)
+
+
+def verify_student(course, day_ids=None, *, run_day=None, workers: int = 2) -> VerifyReport:
+    """The proof a student edition can give that it grades (the kit can run it too): the
+    grader's files are those its record ships (grader/shipped.sha256, as `check --ci`
+    holds them), and each day's untouched lab (the edition's pristine copy, in the kit
+    the generated lab) scores its `scaffold_passes` from course.toml."""
+    from grader import integrity
+
+    try:
+        days = [course.find_day(d) for d in day_ids] if day_ids else list(course.days)
+    except CourseError as exc:
+        raise UnknownDay(str(exc)) from exc
+    report = VerifyReport()
+    problems = integrity.tampered(course.root)
+    listed = ", ".join(map(str, problems[:5])) + (" ..." if len(problems) > 5 else "")
+    report.rows.append(VerifyRow("all", "grader files are the shipped ones", not problems,
+                                 f"{len(problems)} differ: {listed} - `python -m grader.integrity --update` in "
+                                 "the kit, or a fresh copy of the edition" if problems else "as recorded"))
+    pool, run = _make_pool(run_day, course, days, workers)
+    plan: list[tuple] = []
+    try:
+        with pool:
+            for day in days:
+                tmp = Path(tempfile.mkdtemp(prefix=f"grader-verify-{day.id}-"))
+                lab = tmp / Path(day.lab).name
+                try:
+                    tree, modes = scaffold.build(course, day, lab=True)
+                    trees.write_tree(tree, lab, modes)
+                except (*scaffold.ERRORS, OSError) as exc:
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    report.rows.append(_run_failed_row(day, "lab", f"cannot build the tree: {exc}"))
+                    continue
+                plan.append((day, pool.submit(run, course, day, lab), tmp))
+            for day, future, _ in plan:
+                try:
+                    report.rows.append(_lab_row(day, future.result()))
+                except Exception as exc:  # the engine could not grade: report it, keep verifying
+                    report.rows.append(_run_failed_row(day, "lab", f"grading run failed: {type(exc).__name__}: {exc}"))
+    finally:
+        for *_, tmp in plan:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return report
