@@ -452,7 +452,7 @@ def _lines(data: bytes) -> list[tuple[int, str]] | None:
 class SolutionLines:
     """One exercise region's solution as the leak search reads it."""
 
-    file: str                          # in the source tree
+    file: str                          # its file, relative to the kit (source/agent/mca/...)
     lines: tuple[tuple[int, str], ...]  # (source line, stripped text) of its non-blank lines, in order
 
 
@@ -478,7 +478,9 @@ def solution_regions(course: Course) -> dict[tuple[str, str], SolutionLines]:
                 for n, line in zip(numbers, region.solution):
                     if line.strip():
                         lines[n] = line.strip()
-    return {key: SolutionLines(files[key], tuple(sorted(lines.items()))) for key, lines in found.items()}
+    shown_as = (source.resolve().relative_to(Path(course.root).resolve()).as_posix() + "/"
+                if source.resolve().is_relative_to(Path(course.root).resolve()) else "")
+    return {key: SolutionLines(shown_as + files[key], tuple(sorted(lines.items()))) for key, lines in found.items()}
 
 
 def find_leaks(course: Course, edition: Edition) -> list[Leak]:
@@ -499,26 +501,32 @@ def find_leaks(course: Course, edition: Edition) -> list[Leak]:
     common = _machinery_lines(course)
     lab_of = {Path(d.lab).resolve().relative_to(Path(course.root).resolve()).as_posix() + "/": d for d in course.days}
     lab_of |= {f"{PRISTINE_DIR}/{d.slug}/": d for d in course.days}
-    texts = {name: lines for name, data in edition.files.items() if (lines := _lines(data))}
+    long: dict[str, list[tuple[tuple[str, str], int]]] = {}   # line -> (region, its line in the source)
+    pairs: dict[tuple[str, str], list[tuple[tuple[str, str], int]]] = {}
+    for key, region in regions.items():
+        shown = labs.get(key[0], set())
+        distinct = {text for _, text in region.lines if text not in shown and text not in common}
+        for number, text in region.lines:
+            if text in distinct and len(text) >= LONG_LINE:
+                long.setdefault(text, []).append((key, number))
+        for (number, a), (_, b) in zip(region.lines, region.lines[1:]):
+            if any(t in distinct and len(t) >= SHORT_LINE for t in (a, b)):
+                pairs.setdefault((a, b), []).append((key, number))
     leaks = []
-    for (day_id, exercise), region in regions.items():
-        solution = region.lines
-        shown = labs.get(day_id, set())
-        distinct = {text for _, text in solution if text not in shown and text not in common}
-        where = {text: n for n, text in solution}
-        long = {text for text in distinct if len(text) >= LONG_LINE}
-        pairs = {(a, b) for (_, a), (_, b) in zip(solution, solution[1:])
-                 if any(t in distinct and len(t) >= SHORT_LINE for t in (a, b))}
-        for name, lines in texts.items():
-            later = next((d for prefix, d in lab_of.items() if name.startswith(prefix)), None)
-            if later is not None and later.number > order.get(day_id, 0):
-                continue   # a later day's lab is built on this solution
-            for index, (number, text) in enumerate(lines):
-                hit = text if text in long else None
-                if hit is None and index + 1 < len(lines) and (text, lines[index + 1][1]) in pairs:
-                    hit = text
-                if hit is not None:
-                    leaks.append(Leak(name, number, day_id, exercise, region.file, where[hit], hit))
+    for name, data in edition.files.items():
+        lines = _lines(data)
+        if not lines:
+            continue
+        later = next((d for prefix, d in lab_of.items() if name.startswith(prefix)), None)
+        for index, (number, text) in enumerate(lines):
+            found = list(long.get(text, ()))
+            if index + 1 < len(lines):
+                found += pairs.get((text, lines[index + 1][1]), ())
+            for (day_id, exercise), source_line in found:
+                if later is not None and later.number > order.get(day_id, 0):
+                    continue   # a later day's lab is built on this solution
+                leaks.append(Leak(name, number, day_id, exercise, regions[(day_id, exercise)].file,
+                                  source_line, text))
     return sorted(set(leaks), key=lambda leak: (leak.path, leak.line))
 
 
