@@ -534,7 +534,7 @@ def verify(
     if not student and course.is_student_edition:
         raise fail(word("edition.no_verify"))
     report = _backup_call(verify_student if student else run_verify, course, days)
-    typer.echo(render_table(report), nl=False)
+    typer.echo(render_table(report, localised=student), nl=False)
     raise typer.Exit(EXIT_OK if report.ok else EXIT_FAILED)
 
 

@@ -4,6 +4,7 @@ reset from its pristine labs, `verify --student`, and clear refusals for the res
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -171,7 +172,9 @@ def test_verify_student_proves_it_grades_and_the_full_verify_is_refused(edition,
     assert refused.exit_code == 2 and "verify --student" in refused.stderr
     proved = cli("verify", "--student")
     assert proved.exit_code == 0, proved.stdout
-    assert "lab scores 1/3" in proved.stdout and "grader files are the shipped ones  ok" in proved.stdout
+    assert re.search(r"^day-01 +untouched lab scores 1/3 +ok$", proved.stdout, re.M), proved.stdout
+    assert re.search(r"^\* +grader files are the shipped ones +ok +as recorded", proved.stdout, re.M)
+    assert "verify: all 2 items hold" in proved.stdout
     checked = cli("check", "day-01", "--ci")
     assert checked.exit_code == 1 and "1/3 passed" in checked.stdout
 
@@ -191,6 +194,10 @@ def test_a_verify_student_in_chinese(edition, cli, monkeypatch):
     as_edition(edition, monkeypatch)
     refused = cli("--lang", "zh", "verify")
     assert refused.exit_code == 2 and "学生版" in refused.stderr
+    proved = cli("--lang", "zh", "verify", "--student")
+    assert proved.exit_code == 0, proved.stdout
+    assert re.search(r"^day-01 +未改动的实验得分 1/3 +通过$", proved.stdout, re.M), proved.stdout
+    assert "verify：全部 2 项成立" in proved.stdout
 
 
 # --------------------------------------------------------------------------- no solution code ships
