@@ -371,7 +371,7 @@ def _check_manifest(kit_text: str, student_text: str, keep: set[str]) -> None:
     expected["days"] = [{k: v for k, v in d.items() if k not in ("solution", "sheet")}
                         for d in kit.get("days", []) if d.get("id") in keep]
     if student != expected:
-        raise ReleaseError(word("release.manifest_broken", error="the rewritten tables differ from the kit's"))
+        raise ReleaseError(word("release.manifest_broken", error=word("release.tables_differ")))
 
 
 # --------------------------------------------------------------------------- the students' README
