@@ -564,14 +564,24 @@ def restore(
 @app.command()
 def verify(
     day: Annotated[Optional[list[str]], typer.Argument(metavar="DAY...", help="the days to verify; default: every day")] = None,
+    student: Annotated[bool, typer.Option("--student", help="only prove the grader grades: its files are the "
+                                          "shipped ones and each untouched lab scores its scaffold count "
+                                          "(all the student edition can prove: it has no solutions)")] = False,
 ) -> None:
     """Prove the kit is gradable: solutions pass, labs score their scaffold count, mappings are exact."""
-    from grader.verify import render_table, verify as run_verify
+    from grader.verify import render_table, verify as run_verify, verify_student
     course = load(localised=False)  # verify holds course.toml's titles to the checks' docstrings
     days = list(dict.fromkeys(find_day(course, one).id for one in day)) if day else None
-    report = _backup_call(run_verify, course, days)
-    typer.echo(render_table(report), nl=False)
+    if not student and course.is_student_edition:
+        raise fail(word("edition.no_verify"))
+    report = _backup_call(verify_student if student else run_verify, course, days)
+    typer.echo(render_table(report, localised=student), nl=False)
     raise typer.Exit(EXIT_OK if report.ok else EXIT_FAILED)
+
+
+from grader.edition_cli import register as _register_edition_commands  # noqa: E402 (needs the helpers above)
+
+_register_edition_commands(app)   # release, gradescope bundle|find-lab|no-result
 
 
 def main() -> None:

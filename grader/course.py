@@ -66,7 +66,7 @@ class Day:
     slug: str
     title: str
     lab: Path
-    solution: Path
+    solution: Path | None    # None in the student edition, which ships no solutions
     checks_dir: Path
     scaffold_passes: int
     exercises: tuple[Exercise, ...]
@@ -109,8 +109,15 @@ def day_number(day_id: str) -> int:
     return int(match.group(1))
 
 
+STUDENT_EDITION = "student"
+
+
 @dataclass(frozen=True)
 class Course:
+    """The course. The instructor's kit has a `source` tree that every lab and solution is
+    rendered from; the student edition (`grader release`) has neither source nor solutions,
+    only `pristine`: a folder holding each day's untouched lab under its slug."""
+
     root: Path
     name: str
     title: str
@@ -119,6 +126,12 @@ class Course:
     workspace: Path | None = None  # the sample project the checks give each child a copy of
     agent: Agent = field(default_factory=Agent)
     manifest: Path | None = field(default=None, compare=False)
+    edition: str | None = None     # "student" in the student edition; None in the instructor's kit
+    pristine: Path | None = None   # the student edition's untouched labs, <pristine>/<slug>/
+
+    @property
+    def is_student_edition(self) -> bool:
+        return self.edition == STUDENT_EDITION
 
     def find_day(self, text: "str | Day") -> Day:
         """Accept a Day, `day-07`, `07`, `7` or the full slug; otherwise list the known days."""

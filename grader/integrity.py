@@ -42,28 +42,32 @@ def _workspace(course_root: Path) -> list[Path]:
     return [workspace] if workspace is not None else []
 
 
-def guarded_files(course_root: Path) -> list[Path]:
+def guarded_files(course_root: Path, package: Path | None = None) -> list[Path]:
     """course.toml and its translations, every file of the grader package and of the sample workspace,
-    except caches and the record itself."""
+    except caches and the record itself. `package`: the grader package to look at (this one,
+    or that of a student edition `grader release` is writing)."""
+    package = PACKAGE if package is None else Path(package)
     files = [course_root / "course.toml"]
     files += sorted(course_root.glob("course.*.toml"))  # its translations (course.zh.toml)
-    for folder in (PACKAGE, *_workspace(course_root)):
+    record = package / RECORD.name
+    for folder in (Path(package), *_workspace(course_root)):
         for path in sorted(folder.rglob("*")):
-            if path.is_file() and path != RECORD and not SKIP_PARTS & set(path.parts) and path.suffix != ".pyc":
+            if path.is_file() and path != record and not SKIP_PARTS & set(path.parts) and path.suffix != ".pyc":
                 files.append(path)
     return files
 
 
-def _relative(path: Path, course_root: Path) -> str:
+def _relative(path: Path, course_root: Path, package: Path | None = None) -> str:
     """The name a file is recorded under: relative to the course root (links kept as they
     are, then resolved), or inside the grader package wherever it is installed."""
+    package = PACKAGE if package is None else Path(package)
     for base, target in ((course_root, path), (course_root.resolve(), path.resolve()),
-                         (PACKAGE, path.resolve())):
+                         (package, path.resolve())):
         try:
             relative = target.relative_to(base).as_posix()
         except ValueError:
             continue
-        return relative if base != PACKAGE else "grader/" + relative
+        return relative if base != package else "grader/" + relative
     return path.resolve().as_posix()
 
 
@@ -71,8 +75,9 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def current(course_root: Path) -> dict[str, str]:
-    return {_relative(p, course_root): digest(p) for p in guarded_files(course_root) if p.is_file()}
+def current(course_root: Path, package: Path | None = None) -> dict[str, str]:
+    return {_relative(p, course_root, package): digest(p) for p in guarded_files(course_root, package)
+            if p.is_file()}
 
 
 def read_record(record: Path = RECORD) -> dict[str, str]:
@@ -84,21 +89,28 @@ def read_record(record: Path = RECORD) -> dict[str, str]:
     return entries
 
 
-def write_record(course_root: Path, record: Path = RECORD) -> int:
-    entries = current(course_root)
+def record_text(entries: dict[str, str]) -> str:
+    """The record's text for these digests (name -> sha256)."""
     lines = ["# sha256 of the files `grader check --ci` refuses to run with if changed.",
              "# Refresh with: python -m grader.integrity --update"]
     lines += [f"{sha}  {name}" for name, sha in sorted(entries.items())]
-    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return "\n".join(lines) + "\n"
+
+
+def write_record(course_root: Path, record: Path | None = None, package: Path | None = None) -> int:
+    record = RECORD if record is None else Path(record)
+    entries = current(course_root, package)
+    record.write_text(record_text(entries), encoding="utf-8")
     return len(entries)
 
 
-def tampered(course_root: Path, record: Path = RECORD) -> list[Tampered]:
+def tampered(course_root: Path, record: Path | None = None, package: Path | None = None) -> list[Tampered]:
     """Files that differ from the shipped record (empty when the kit is pristine)."""
+    record = RECORD if record is None else Path(record)
     if not record.is_file():
-        return [Tampered(_relative(record, course_root), "missing")]
+        return [Tampered(_relative(record, course_root, package), "missing")]
     shipped = read_record(record)
-    found = current(course_root)
+    found = current(course_root, package)
     problems = [Tampered(name, "changed") for name, sha in sorted(shipped.items())
                 if name in found and found[name] != sha]
     problems += [Tampered(name, "missing") for name in sorted(shipped) if name not in found]

@@ -7,7 +7,8 @@ Format (format_version = 2)::
 
     format_version = 2
     [course]            name, title, source (the one source tree, default "source"),
-                        workspace (optional: the sample project checks copy for each child)
+                        workspace (optional: the sample project checks copy for each child),
+                        edition and pristine (the student edition only, see below)
     [course.agent]      package, mock_env (table), env_prefix, runtime_dirs   (all optional)
     [[days]]            id (ends in its number), slug, title, lab, solution, checks_dir (optional,
                         default grader/checks/<id without dashes>), sheet (optional), scaffold_passes
@@ -16,7 +17,10 @@ Format (format_version = 2)::
                         hints (non-empty), bonus
 
 Paths are relative to the manifest. The loader insists that the source tree and
-every exercise file in it exist (they are the single source). It does not insist on
+every exercise file in it exist (they are the single source). The student edition
+(`grader release`) says `edition = "student"` and has no source and no solutions: its
+`pristine` folder holds every day's untouched lab under the day's slug, and each
+exercise file must exist in the day's pristine lab instead. It does not insist on
 a day's lab and solution (both are generated) nor on its checks folder (a day can be
 announced before its checks exist); the CLI reports those with their own messages.
 """
@@ -27,7 +31,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from grader.course import Agent, Check, Course, CourseError, Day, Exercise
+from grader.course import STUDENT_EDITION, Agent, Check, Course, CourseError, Day, Exercise
 
 FORMAT_VERSION = 2
 EXERCISE_KINDS = ("todo", "trap")
@@ -51,6 +55,8 @@ class _Validator:
     def __init__(self, path: Path):
         self.path = path
         self.root = path.parent
+        self.edition: str | None = None
+        self.pristine: Path | None = None
 
     def fail(self, entry: str, problem: str, fix: str) -> CourseError:
         return CourseError(f"{self.path}: {entry}: {problem}. Fix: {fix}.")
@@ -100,9 +106,26 @@ class _Validator:
                             f"{FORMAT_VERSION}", f"update the grader, or write the manifest in format {FORMAT_VERSION}")
         self.no_extra(data, entry, {"format_version", "course", "days"})
         meta = self.take(data, entry, "course", dict)
-        self.no_extra(meta, "[course]", {"name", "title", "source", "workspace", "agent"})
-        source = self.relative("[course]", "source", self.take(meta, "[course]", "source", str, default="source",
-                                                               required=False), must_exist=True, directory=True)
+        self.no_extra(meta, "[course]", {"name", "title", "source", "workspace", "agent", "edition", "pristine"})
+        edition = self.take(meta, "[course]", "edition", str, default=None, required=False)
+        pristine = None
+        if edition is None:
+            if "pristine" in meta:
+                raise self.fail("[course]", "`pristine` is for the student edition only",
+                                f'remove it, or add `edition = "{STUDENT_EDITION}"` if this is a student edition')
+            source = self.relative("[course]", "source", self.take(meta, "[course]", "source", str,
+                                   default="source", required=False), must_exist=True, directory=True)
+        elif edition == STUDENT_EDITION:
+            if "source" in meta:
+                raise self.fail("[course]", "the student edition has no source tree",
+                                "remove `source` (the edition's labs come from `pristine`)")
+            source = None
+            pristine = self.relative("[course]", "pristine", self.take(meta, "[course]", "pristine", str),
+                                     must_exist=True, directory=True)
+        else:
+            raise self.fail("[course]", f"edition {edition!r} is not known",
+                            f'write edition = "{STUDENT_EDITION}" (the student edition), or leave it out (the kit)')
+        self.edition, self.pristine = edition, pristine
         workspace = None
         if "workspace" in meta:
             workspace = self.relative("[course]", "workspace", self.take(meta, "[course]", "workspace", str),
@@ -115,7 +138,7 @@ class _Validator:
         _no_duplicates(self, "[[days]]", [str(d.number) for d in days], "day number")
         return Course(root=self.root, name=self.take(meta, "[course]", "name", str),
                       title=self.take(meta, "[course]", "title", str), days=tuple(days), source=source,
-                      workspace=workspace, agent=agent, manifest=self.path)
+                      workspace=workspace, agent=agent, manifest=self.path, edition=edition, pristine=pristine)
 
     def agent(self, raw: dict) -> Agent:
         entry = "[course.agent]"
@@ -131,7 +154,7 @@ class _Validator:
                      env_prefix=self.take(raw, entry, "env_prefix", str, default=default.env_prefix, required=False),
                      runtime_dirs=self.strings(raw, entry, "runtime_dirs", default=default.runtime_dirs))
 
-    def day(self, raw, index: int, source: Path) -> Day:
+    def day(self, raw, index: int, source: Path | None) -> Day:
         entry = f"[[days]] #{index}"
         if not isinstance(raw, dict):
             raise self.fail(entry, "must be a table", "write it as a [[days]] table")
@@ -151,7 +174,10 @@ class _Validator:
         passes = self.take(raw, entry, "scaffold_passes", int)
         if passes < 0:
             raise self.fail(entry, "`scaffold_passes` is negative", "give the number of checks the lab passes")
-        exercises = tuple(self.exercise(x, entry, i, source)
+        slug = self.take(raw, entry, "slug", str)
+        # the exercise files live in the source tree, or in the student edition in the day's pristine lab
+        files_in = source if self.pristine is None else self.pristine / slug
+        exercises = tuple(self.exercise(x, entry, i, files_in)
                           for i, x in enumerate(self.take(raw, entry, "exercises", list), 1))
         _no_duplicates(self, f"{entry} [[days.exercises]]", [x.id for x in exercises], "exercise id")
         known = {x.id for x in exercises}
@@ -161,9 +187,15 @@ class _Validator:
         if passes > len(core):
             raise self.fail(entry, f"scaffold_passes = {passes} but the day has {len(core)} core checks",
                             "lower scaffold_passes")
-        return Day(id=day_id, slug=self.take(raw, entry, "slug", str), title=self.take(raw, entry, "title", str),
+        if self.edition == STUDENT_EDITION:
+            if "solution" in raw:
+                raise self.fail(entry, "the student edition has no solutions", "remove `solution`")
+            solution = None
+        else:
+            solution = path("solution", must_exist=False, directory=True)
+        return Day(id=day_id, slug=slug, title=self.take(raw, entry, "title", str),
                    lab=path("lab", must_exist=False, directory=True),
-                   solution=path("solution", must_exist=False, directory=True), checks_dir=checks_dir,
+                   solution=solution, checks_dir=checks_dir,
                    scaffold_passes=passes, exercises=exercises, checks_core=core,
                    checks_bonus=tuple(c for c in checks if c.bonus), sheet=sheet)
 
@@ -181,8 +213,9 @@ class _Validator:
                             'write kind = "todo" (a hole) or kind = "trap" (tempting wrong code)')
         self.relative(entry, "file", file, must_exist=False, directory=False)
         if not (source / file).is_file():
+            where = "the source tree" if self.pristine is None else "the day's pristine lab"
             raise self.fail(entry, f"`file` names {source / file}, which does not exist",
-                            "correct the path (relative to the source tree, as in the day's lab)")
+                            f"correct the path (relative to {where}, as in the day's lab)")
         return Exercise(id=ex_id, file=file, symbol=self.take(raw, entry, "symbol", str), kind=kind,
                         summary=self.take(raw, entry, "summary", str))
 
@@ -284,12 +317,14 @@ def mistyped_path(course: Course, day: Day, key: str) -> str | None:
     looks like a directory that is simply gone (a deleted lab: `grader reset` brings it back)."""
     import difflib
 
+    if getattr(day, key) is None:   # the student edition has no solutions: nothing to mistype
+        return None
     path = Path(getattr(day, key))
     if path.exists():
         return None
     parent = path.parent
     others = {Path(getattr(d, k)).resolve() for d in course.days for k in ("lab", "solution", "checks_dir")
-              if d.id != day.id}
+              if d.id != day.id and getattr(d, k) is not None}
     if not parent.is_dir():
         reason = f"its parent directory {parent} does not exist either"
     else:

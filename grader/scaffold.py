@@ -9,7 +9,9 @@ For each day the generator renders:
 * its lab: the same with that day's own regions replaced by their scaffolds.
 
 Both are committed; drift between them and what the generator makes now is an
-error `verify` reports. A file whose whole content sits in day blocks that a day
+error `verify` reports. The student edition (`grader release`) has no source: there
+`build(lab=True)` returns the day's pristine lab it ships (so `grader reset` works the
+same), and everything that needs the solutions refuses with a message that says so. A file whose whole content sits in day blocks that a day
 does not reach is absent that day. The day's lab sheet (`sheet`) becomes README.md,
 its Chinese copy beside it (`<slug>.zh.md`) README.zh.md.
 
@@ -39,6 +41,9 @@ ERRORS = (MarkerError, TreeError, ScaffoldError)
 
 
 def _source(course: Course) -> Path:
+    if course.is_student_edition:
+        from grader.i18n import word
+        raise ScaffoldError(word("edition.no_source"))
     if course.source is None or not Path(course.source).is_dir():
         raise ScaffoldError(f"the course has no source tree ({course.source}). Fix: set `source` in "
                             "[course] of course.toml to the directory that holds the agent's one source")
@@ -57,7 +62,10 @@ def _text(data: bytes) -> str | None:
 def build(course: Course, day: Day, *, lab: bool, revert: set[str] | frozenset[str] = frozenset()
           ) -> tuple[Tree, dict[str, int]]:
     """The day's lab (lab=True) or solution (with the exercise ids in `revert` as their
-    scaffolds) in memory, and the permission bits of each file."""
+    scaffolds) in memory, and the permission bits of each file. In the student edition,
+    the lab is its pristine copy and there is no solution."""
+    if course.is_student_edition and lab and not revert:
+        return pristine_lab(course, day)
     source = _source(course)
     tree: Tree = {}
     modes: dict[str, int] = {}
@@ -93,6 +101,18 @@ def build(course: Course, day: Day, *, lab: bool, revert: set[str] | frozenset[s
     return tree, modes
 
 
+def pristine_lab(course: Course, day: Day) -> tuple[Tree, dict[str, int]]:
+    """The student edition's untouched copy of the day's lab (`pristine`/<slug>/), and its modes."""
+    from grader.i18n import word
+
+    folder = Path(course.pristine) / day.slug if course.pristine is not None else None
+    if folder is None or not folder.is_dir():
+        raise ScaffoldError(word("edition.no_pristine", day=day.id, folder=folder))
+    tree = trees.read_tree(folder, course.runtime_dirs)
+    modes = {rel: stat.S_IMODE(os.stat(folder / rel).st_mode) for rel in tree}
+    return tree, modes
+
+
 def day_regions(course: Course, day: Day) -> dict[str, Region]:
     """The day's own exercise regions by exercise id (file relative to the source tree)."""
     source = _source(course)
@@ -118,6 +138,7 @@ def diff(course: Course, day: Day) -> list[Drift]:
     """How the committed solution and lab differ from what the generator makes now."""
     from grader.manifest import mistyped_path
 
+    _source(course)   # the student edition has nothing to compare with: say so
     drifts = []
     for name, target, lab in _targets(day):
         wrong = mistyped_path(course, day, name)
@@ -134,6 +155,7 @@ def generate(course: Course, day: Day, *, only_lab: bool = False) -> list[Path]:
     """(Re)write the day's solution and lab from the source; returns the directories written.
     Instructor's command: the old trees are replaced without a backup (students use
     `grader reset`, which keeps one)."""
+    _source(course)
     written = []
     for name, target, lab in _targets(day):
         if only_lab and not lab:

@@ -9,6 +9,10 @@ the solution passes every check (core and bonus); the lab passes exactly
 the checks course.toml maps to it. Each fact is one row with a detail that says what
 to fix.
 
+`verify_student` is the smaller proof the student edition can give (it has no solutions):
+the grader's files are the ones shipped, and each day's untouched lab scores exactly
+`scaffold_passes`, the count course.toml records.
+
 Grading runs are independent (each gets its own temp tree) and run two at a time.
 The real engine runs pytest in process, which is not thread-safe, so with it each
 run happens in a fresh child process; an injected run_day (tests) runs in threads.
@@ -44,16 +48,27 @@ class VerifyReport:
         return [row for row in self.rows if not row.ok]
 
 
-def render_table(report: VerifyReport) -> str:
-    """A plain table, one row per fact, then one summary line."""
-    head = ("day", "item", "result", "detail")
-    body = [(r.day, r.item, "ok" if r.ok else "FAIL", r.detail) for r in report.rows]
-    widths = [max(len(row[i]) for row in [head, *body]) for i in range(3)]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3]
+def render_table(report: VerifyReport, localised: bool = False) -> str:
+    """A plain table, one row per fact, then one summary line. `localised`: the frame in
+    the chosen language (`verify --student`, which students run; its rows are too)."""
+    from grader.i18n import display_width, pad, word
+
+    if localised:
+        head = tuple(word(f"verify.col_{name}") for name in ("day", "item", "result", "detail"))
+        marks = (word("verify.ok"), word("verify.fail"))
+    else:
+        head, marks = ("day", "item", "result", "detail"), ("ok", "FAIL")
+    body = [(r.day, r.item, marks[0] if r.ok else marks[1], r.detail) for r in report.rows]
+    widths = [max(display_width(row[i]) for row in [head, *body]) for i in range(3)]
+    lines = ["  ".join(pad(cell, w) for cell, w in zip(row[:3], widths)) + "  " + row[3]
              for row in [head, *body]]
     held = sum(r.ok for r in report.rows)
-    summary = (f"verify: all {held} items hold" if report.ok
-               else f"verify: {held}/{len(report.rows)} items hold, {len(report.failures)} to fix")
+    if localised:
+        summary = (word("verify.all_hold", held=held) if report.ok else
+                   word("verify.some_hold", held=held, total=len(report.rows), failed=len(report.failures)))
+    else:
+        summary = (f"verify: all {held} items hold" if report.ok
+                   else f"verify: {held}/{len(report.rows)} items hold, {len(report.failures)} to fix")
     return "\n".join(line.rstrip() for line in lines) + "\n" + summary + "\n"
 
 
@@ -236,3 +251,76 @@ def _run_failed_row(day, label: str, detail: str) -> VerifyRow:
     item = {"solution": "solution passes every check",
             "lab": f"lab scores {day.scaffold_passes}/{len(day.checks_core)}"}.get(label, label)
     return VerifyRow(day.id, item, False, detail)
+
+
+def verify_student(course, day_ids=None, *, run_day=None, workers: int = 2) -> VerifyReport:
+    """The proof a student edition can give that it grades (the kit can run it too): the
+    grader's files are those its record ships (grader/shipped.sha256, as `check --ci`
+    holds them), and each day's untouched lab (the edition's pristine copy, in the kit
+    the generated lab) scores its `scaffold_passes` from course.toml. Its rows speak the
+    chosen language: students run it."""
+    from grader import integrity
+    from grader.i18n import word
+
+    try:
+        days = [course.find_day(d) for d in day_ids] if day_ids else list(course.days)
+    except CourseError as exc:
+        raise UnknownDay(str(exc)) from exc
+    report = VerifyReport()
+    problems = integrity.tampered(course.root)
+    listed = ", ".join(map(str, problems[:5])) + (" ..." if len(problems) > 5 else "")
+    report.rows.append(VerifyRow("*", word("verify.files_item"), not problems,
+                                 word("verify.files_differ", count=len(problems), files=listed) if problems
+                                 else word("verify.files_ok")))
+    pool, run = _make_pool(run_day, course, days, workers)
+    plan: list[tuple] = []
+
+    def failed(day, detail: str) -> VerifyRow:
+        return VerifyRow(day.id, word("verify.lab_item", passes=day.scaffold_passes, total=len(day.checks_core)),
+                         False, detail)
+
+    try:
+        with pool:
+            for day in days:
+                tmp = Path(tempfile.mkdtemp(prefix=f"grader-verify-{day.id}-"))
+                lab = tmp / Path(day.lab).name
+                try:
+                    tree, modes = scaffold.build(course, day, lab=True)
+                    trees.write_tree(tree, lab, modes)
+                except (*scaffold.ERRORS, OSError) as exc:
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    report.rows.append(failed(day, word("verify.lab_cannot_build", error=exc)))
+                    continue
+                plan.append((day, pool.submit(run, course, day, lab), tmp))
+            for day, future, _ in plan:
+                try:
+                    report.rows.append(_student_lab_row(day, future.result()))
+                except Exception as exc:  # the engine could not grade: report it, keep verifying
+                    report.rows.append(failed(day, word("verify.lab_run_failed", error=f"{type(exc).__name__}: {exc}")))
+    finally:
+        for *_, tmp in plan:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return report
+
+
+def _student_lab_row(day, result) -> VerifyRow:
+    """`_lab_row` in the chosen language: the untouched lab scores exactly scaffold_passes."""
+    from grader.i18n import word
+
+    got = _statuses(result)
+    core = day.checks_core
+    passed = {c.id for c in core if got.get(c.id, ("",))[0] == PASSED}
+    errored = [c.id for c in list(day.all_checks) if got.get(c.id, ("",))[0] == "error"]
+    expected = {c.id for c in core if not c.exercises}
+    notes = []
+    if len(passed) != day.scaffold_passes:
+        notes.append(word("verify.lab_count", passed=len(passed), total=len(core), expected=day.scaffold_passes))
+    for cid in sorted(passed - expected):
+        points = ", ".join(next(c.exercises for c in core if c.id == cid))
+        notes.append(word("verify.lab_passes_mapped", check=cid, points=points))
+    for cid in sorted(expected - passed):
+        notes.append(word("verify.lab_fails_unmapped", check=cid))
+    if errored:
+        notes.append(word("verify.lab_errored", checks=", ".join(errored)))
+    return VerifyRow(day.id, word("verify.lab_item", passes=day.scaffold_passes, total=len(core)),
+                     len(passed) == day.scaffold_passes and not errored, "; ".join(notes))

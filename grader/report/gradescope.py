@@ -2,7 +2,11 @@
 
 Each core check is worth one point. Bonus checks are listed with max_score 0 and
 score 0 (they show in the feedback but never change the grade). A failing
-test's output carries its message, expected/seen and first hint.
+test's output carries its message, expected/seen and first hint. Besides the fields
+Gradescope's specification names (score, execution_time, output, visibility, tests
+with name, score, max_score, status, output, visibility), `max_score` at the top says
+the day's total and `extra_data` keeps the seed, so a disputed score can be replayed
+with `grader check DAY --seed N`.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ def to_gradescope(result: DayResult) -> dict:
         "output": word("summary.day", day=result.day_id, passed=result.passed, total=result.total,
                        bonus_passed=result.bonus_passed, bonus_total=result.bonus_total),
         "visibility": "visible",
+        "execution_time": round(result.duration),
+        "extra_data": {"day": result.day_id, "seed": result.seed, "grader": result.environment.get("grader")},
         "tests": tests,
     }
 

@@ -34,12 +34,12 @@ def plain(value):
 def merge(chunks):
     from mca.agent.loop import finish_call, merge_chunk
     from mca.gateway.openai_compat import deltas_of
-    pieces = {}
+    merged = {}
     for chunk in chunks:
-        for delta in deltas_of(chunk):
-            if delta.tool_call is not None:
-                merge_chunk(pieces, delta.tool_call)
-    calls = [finish_call(index, pieces[index]) for index in sorted(pieces)]
+        for fragment in (d.tool_call for d in deltas_of(chunk)):
+            if fragment is not None:
+                merge_chunk(merged, fragment)
+    calls = [finish_call(number, merged[number]) for number in sorted(merged)]
     return {"calls": [{"id": plain(c.id), "name": plain(c.name), "args": plain(c.args), "problem": c.problem}
                       for c in calls]}
 

@@ -1,0 +1,133 @@
+"""The instructor's commands for handing the course out: `grader release` (the student
+edition, grader/release.py) and `grader gradescope ...` (an autograder zip and the two
+steps its run_autograder takes, grader/gradescope_bundle.py). grader/cli.py registers
+them with `register(app)`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from grader import i18n
+from grader.i18n import word
+
+
+def register(app: typer.Typer) -> None:
+    app.command("release")(release_command)
+    gradescope = typer.Typer(cls=i18n.language_group(), no_args_is_help=True, add_completion=False,
+                             help="Gradescope: an autograder zip for one day, and the steps it runs.")
+    gradescope.command("bundle")(bundle_command)
+    gradescope.command("find-lab")(find_lab_command)
+    gradescope.command("no-result")(no_result_command)
+    app.add_typer(gradescope, name="gradescope")
+
+
+def _cli():
+    from grader import cli
+    return cli
+
+
+def release_command(
+    out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="where to write the student edition: a "
+                                      "new or empty directory (or an earlier edition, with --force)")],
+    through: Annotated[Optional[str], typer.Option(metavar="DAY", help="release the days up to DAY only "
+                                                   "(default: every day)")] = None,
+    force: Annotated[bool, typer.Option("--force", help="replace an earlier edition in DIR: its own files are "
+                                        "replaced or removed, nothing else there is touched")] = False,
+) -> None:
+    """Write the student edition: the labs and the grader, without solutions (refused if any solution code would ship)."""
+    from grader import release
+
+    cli = _cli()
+    course = cli.load(localised=False)
+    try:
+        edition, written = release.release(course, out, through=through, force=force)
+    except release.ReleaseError as exc:
+        raise cli.fail(str(exc)) from None
+    except OSError as exc:
+        raise cli.fail(word("cli.os_error", file=exc.filename or "", why=exc.strerror)) from None
+    days = edition.days
+    span = days[0].id if len(days) == 1 else f"{days[0].id} .. {days[-1].id}"
+    typer.echo(word("release.done", name=course.name, days=span, files=written.files, out=written.out))
+    if written.removed:
+        typer.echo(word("release.removed", count=len(written.removed), files=", ".join(written.removed[:5])))
+    if len(days) > 1:
+        typer.echo(word("release.note_later_labs", later=", ".join(d.id for d in days[1:]), first=days[0].id))
+    typer.echo(word("release.next", out=written.out))
+
+
+def bundle_command(
+    day: Annotated[str, typer.Argument(metavar="DAY", help="the day the autograder grades")],
+    out: Annotated[Path, typer.Option("--out", "-o", metavar="ZIP", help="the zip to write, e.g. autograder.zip")],
+    force: Annotated[bool, typer.Option("--force", help="replace ZIP if it exists")] = False,
+) -> None:
+    """Write a Gradescope autograder zip for DAY: setup.sh, run_autograder, pinned dependencies and the student edition of DAY."""
+    from grader import gradescope_bundle
+
+    cli = _cli()
+    course = cli.load(localised=False)
+    the_day = cli.find_day(course, day)
+    try:
+        path, unpinned = gradescope_bundle.bundle(course, the_day, out, force=force)
+    except gradescope_bundle.BundleError as exc:
+        raise cli.fail(str(exc)) from None
+    except OSError as exc:
+        raise cli.fail(word("cli.os_error", file=exc.filename or "", why=exc.strerror)) from None
+    if unpinned:
+        typer.echo(word("gradescope.unpinned", names=", ".join(unpinned)), err=True)
+    lab = Path(the_day.lab).name
+    typer.echo(word("gradescope.done", out=path, size=_size(path.stat().st_size), day=the_day.id, lab=lab,
+                    lang=i18n.language()))
+
+
+def _size(n: int) -> str:
+    from grader.backups import human_size
+    return human_size(n)
+
+
+def find_lab_command(
+    day: Annotated[str, typer.Argument(metavar="DAY", help="the day to grade")],
+    submission: Annotated[Path, typer.Argument(metavar="SUBMISSION", help="the student's files "
+                                               "(/autograder/submission)")],
+    results: Annotated[Path, typer.Option(metavar="PATH", help="where to write a zero score if no lab is found "
+                                          "(/autograder/results/results.json)")],
+) -> None:
+    """(run_autograder) Print the path of the DAY lab in SUBMISSION; without one, write a zero score saying what to upload (exit 1)."""
+    from grader import gradescope_bundle
+
+    cli = _cli()
+    course = cli.load()
+    the_day = cli.find_day(course, day)
+    try:
+        lab = gradescope_bundle.find_lab(course, the_day, submission)
+    except gradescope_bundle.NoLab as exc:
+        gradescope_bundle.write_result(results, gradescope_bundle.zero_result(the_day, str(exc)))
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(cli.EXIT_FAILED) from None
+    typer.echo(str(lab))
+
+
+def no_result_command(
+    day: Annotated[str, typer.Argument(metavar="DAY", help="the day that was graded")],
+    results: Annotated[Path, typer.Option(metavar="PATH", help="the results.json `grader check` was to write")],
+    exit_code: Annotated[int, typer.Option(metavar="N", help="the exit status of `grader check`")],
+    stderr: Annotated[Optional[Path], typer.Option(metavar="FILE", help="what `grader check` printed on "
+                                                   "stderr")] = None,
+) -> None:
+    """(run_autograder) If `grader check` wrote no results.json, write a zero score that carries its message."""
+    from grader import gradescope_bundle
+
+    cli = _cli()
+    course = cli.load()
+    the_day = cli.find_day(course, day)
+    if gradescope_bundle.has_result(results):
+        raise typer.Exit(cli.EXIT_OK)
+    try:
+        printed = Path(stderr).read_text(encoding="utf-8", errors="replace") if stderr else ""
+    except OSError:
+        printed = ""
+    message = gradescope_bundle.not_graded_message(exit_code, printed)
+    gradescope_bundle.write_result(results, gradescope_bundle.zero_result(the_day, message))
+    typer.echo(message, err=True)
