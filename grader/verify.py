@@ -26,6 +26,7 @@ from pathlib import Path
 from grader import scaffold, trees
 from grader.backups import UnknownDay
 from grader.course import CourseError
+from grader.i18n import display_width, pad, word
 from grader.verify_static import VerifyRow, static_rows
 
 PASSED = "passed"
@@ -46,14 +47,14 @@ class VerifyReport:
 
 def render_table(report: VerifyReport) -> str:
     """A plain table, one row per fact, then one summary line."""
-    head = ("day", "item", "result", "detail")
-    body = [(r.day, r.item, "ok" if r.ok else "FAIL", r.detail) for r in report.rows]
-    widths = [max(len(row[i]) for row in [head, *body]) for i in range(3)]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3]
+    head = (word("verify.day"), word("verify.item"), word("verify.result"), word("verify.detail"))
+    body = [(r.day, r.item, word("verify.ok") if r.ok else word("verify.fail"), r.detail) for r in report.rows]
+    widths = [max(display_width(row[i]) for row in [head, *body]) for i in range(3)]
+    lines = ["  ".join(pad(cell, w) for cell, w in zip(row[:3], widths)) + "  " + row[3]
              for row in [head, *body]]
     held = sum(r.ok for r in report.rows)
-    summary = (f"verify: all {held} items hold" if report.ok
-               else f"verify: {held}/{len(report.rows)} items hold, {len(report.failures)} to fix")
+    summary = (word("verify.all_hold", held=held) if report.ok
+               else word("verify.some_hold", held=held, total=len(report.rows), failed=len(report.failures)))
     return "\n".join(line.rstrip() for line in lines) + "\n" + summary + "\n"
 
 
