@@ -180,6 +180,13 @@ def save_state(state: State) -> None:
         typer.echo(word("cli.could_not_save", path=state.path, why=exc.strerror), err=True)
 
 
+def echo_wrapped(text: str, first: str = "", rest: str = "") -> None:
+    """`first + text` wrapped to the terminal, later lines starting with `rest` (paths and
+    commands stay whole); as it is when stdout is not a terminal."""
+    for line in wrap(text, report_width(), first, rest):
+        typer.echo(line)
+
+
 def use_colour() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
@@ -444,7 +451,15 @@ def list_days() -> None:
             status = word("list.last", passed=last.get("passed"), total=last.get("total"), when=last.get("when"))
         else:
             status = word("list.never")
-        typer.echo(f"  {day.id:<{width}}  {day.title}  [{status}]")
+        first, indent = f"  {day.id:<{width}}  ", " " * (width + 4)
+        columns = report_width()
+        lines = wrap(day.title, columns, first, indent)
+        if columns and display_width(f"{lines[-1]}  [{status}]") > columns:
+            lines.append(f"{indent}[{status}]")  # the status whole on a line of its own
+        else:
+            lines[-1] += f"  [{status}]"
+        for line in lines:
+            typer.echo(line)
 
 
 # --------------------------------------------------------------------------- lab and instructor commands
@@ -476,12 +491,12 @@ def reset(
     plans = [_backup_call(backups.plan_reset, course, one) for one in days]
     for plan in plans:
         if plan.untouched:
-            typer.echo(word("cli.reset_plan_untouched", day=plan.day_id, lab=plan.lab))
+            echo_wrapped(word("cli.reset_plan_untouched", day=plan.day_id, lab=plan.lab))
         elif plan.lab_exists:
-            typer.echo(word("cli.reset_plan", day=plan.day_id, lab=plan.lab, files=plan.lab_files,
-                            backups=plan.backups_dir))
+            echo_wrapped(word("cli.reset_plan", day=plan.day_id, lab=plan.lab, files=plan.lab_files,
+                              backups=plan.backups_dir))
         else:
-            typer.echo(word("cli.reset_plan_new", day=plan.day_id, lab=plan.lab))
+            echo_wrapped(word("cli.reset_plan_new", day=plan.day_id, lab=plan.lab))
     if not yes and not typer.confirm(word("cli.go_ahead"), default=False):
         typer.echo(word("cli.nothing_changed"))
         raise typer.Exit(EXIT_FAILED)
@@ -490,7 +505,7 @@ def reset(
             done = _backup_call(backups.reset, course, one)
         except KeyboardInterrupt:
             raise fail(word("cli.reset_interrupted", day=one.id), EXIT_INTERRUPTED) from None
-        typer.echo(done.describe())
+        echo_wrapped(done.describe())
         if done.backup is not None:
             typer.echo(word("cli.bring_back", day=one.id, name=done.backup.name))
 
@@ -513,13 +528,13 @@ def restore(
             raise typer.Exit(EXIT_OK)
         typer.echo(word("cli.backups_head", day=the_day.id))
         for one in found:
-            typer.echo(f"  {one.describe()}")
+            echo_wrapped(one.describe(), "  ", "    ")
         typer.echo(word("cli.restore_one", day=the_day.id, name=found[0].backup.name))
         raise typer.Exit(EXIT_OK)
     plan = _backup_call(backups.plan_restore, course, the_day, backup)
     key = ("cli.restore_plan_untouched" if plan.untouched else "cli.restore_plan_backup" if plan.lab_exists
            else "cli.restore_plan")
-    typer.echo(word(key, day=plan.day_id, lab=plan.lab, backup=plan.source.name))
+    echo_wrapped(word(key, day=plan.day_id, lab=plan.lab, backup=plan.source.name))
     if not yes and not typer.confirm(word("cli.go_ahead"), default=False):
         typer.echo(word("cli.nothing_changed"))
         raise typer.Exit(EXIT_FAILED)
@@ -527,7 +542,7 @@ def restore(
         done = _backup_call(backups.restore, course, the_day, backup)
     except KeyboardInterrupt:
         raise fail(word("cli.restore_interrupted", day=the_day.id), EXIT_INTERRUPTED) from None
-    typer.echo(done.describe())
+    echo_wrapped(done.describe())
     if done.backup is not None:
         typer.echo(word("cli.undo", day=the_day.id, name=done.backup.name))
 
