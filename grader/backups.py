@@ -73,10 +73,10 @@ class Backup:
         last = self.note.get("last_check")
         if not isinstance(last, dict) or "passed" not in last:
             return None
-        text = f"{last.get('passed')}/{last.get('total')} passed"
         if self.note.get("last_check_current"):
-            return f"{text} (checked {last.get('when', '?')})"
-        return f"{text} at its last check ({last.get('when', '?')}), edited since"
+            return word("backup.score", passed=last.get("passed"), total=last.get("total"), when=last.get("when", "?"))
+        return word("backup.score_edited", passed=last.get("passed"), total=last.get("total"),
+                    when=last.get("when", "?"))
 
 
 @dataclass(frozen=True)
@@ -90,10 +90,11 @@ class BackupInfo:
     score: str | None
 
     def describe(self) -> str:
-        changed = ("? files changed" if self.changed is None else
-                   f"{self.changed} file{'s' if self.changed != 1 else ''} changed")
-        score = self.score or "never checked"
-        return f"{self.backup.name}  {score}; {changed}; {self.files} files, {human_size(self.size)}"
+        changed = (word("backup.changed_unknown") if self.changed is None else
+                   word("backup.changed_one" if self.changed == 1 else "backup.changed_many", count=self.changed))
+        score = self.score or word("backup.never_checked")
+        return word("backup.row", name=self.backup.name, score=score, changed=changed, files=self.files,
+                    size=human_size(self.size))
 
 
 def human_size(n: int) -> str:
@@ -102,9 +103,6 @@ def human_size(n: int) -> str:
             return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
         n /= 1000
     return f"{n} bytes"
-
-
-UNTOUCHED = "the lab is untouched, nothing to back up"
 
 
 @dataclass(frozen=True)
@@ -125,7 +123,7 @@ class ResetResult:
 
     def describe(self) -> str:
         if self.backup is None and self.untouched:
-            return f"{self.lab}: {UNTOUCHED}; it is fresh"
+            return word("backup.untouched", lab=self.lab)
         if self.backup is None:
             return word("backup.reset_fresh", lab=self.lab)
         return word("backup.reset_saved", backup=self.backup, lab=self.lab)
@@ -151,7 +149,7 @@ class RestoreResult:
         if self.backup:
             before = word("backup.restore_saved", backup=self.backup)
         elif self.untouched:
-            before = f"{UNTOUCHED}; "
+            before = word("backup.restore_untouched")
         else:
             before = word("backup.restore_none")
         return word("backup.restored", before=before, name=self.restored.name, lab=self.lab)
@@ -180,7 +178,7 @@ def _lab(course, day) -> Path:
     lab = _path(course, day.lab)
     wrong = mistyped_path(course, day, "lab")
     if wrong:
-        raise BackupError(f"{wrong}; nothing was changed")
+        raise BackupError(word("backup.nothing_changed", problem=wrong))
     if lab.exists() and not lab.is_dir():
         raise BackupError(word("backup.lab_is_file", lab=lab))
     return lab
@@ -324,7 +322,7 @@ def describe_backups(course, day) -> list[BackupInfo]:
     day = _day(course, day)
     wrong = mistyped_path(course, day, "lab")
     if wrong:
-        raise BackupError(f"{wrong}; nothing was changed")
+        raise BackupError(word("backup.nothing_changed", problem=wrong))
     found = list_backups(course, day)
     try:
         tree, _ = scaffold.build(course, day, lab=True) if found else ({}, {})

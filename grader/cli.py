@@ -20,7 +20,7 @@ import typer
 
 from grader import hints as hinting
 from grader import i18n
-from grader.i18n import word
+from grader.i18n import help_word, word
 from grader.course import Course, CourseError, Day, find_course, load_course
 from grader.engine import EngineError, Interrupted, not_a_lab, run_day
 from grader.report import github, gradescope, junit
@@ -61,15 +61,49 @@ def _tidy_help() -> None:
             return name + ("..." if self.nargs != 1 else "")
         core.TyperArgument._usage_display_name = usage_name
     base._grader_tidy = True
+    _fold_help()
+
+
+def _fold_help() -> None:
+    """Help text that wraps between CJK characters: rich breaks lines at spaces only and
+    crops a longer run with an ellipsis, so a Chinese sentence (no spaces) lost its end."""
+    try:
+        from typer import rich_utils
+    except ImportError:  # no rich: click's plain help
+        return
+    make = getattr(rich_utils, "_make_rich_text", None)
+    if make is None or getattr(make, "_grader_fold", False):
+        return
+
+    def folding(*args, **kwargs):
+        text = make(*args, **kwargs)
+        if hasattr(text, "overflow"):
+            text.overflow = "fold"
+        return text
+    folding._grader_fold = True
+    rich_utils._make_rich_text = folding
+    from typer import core
+
+    command = next((c for c in core.TyperCommand.__mro__ if "get_help_option" in vars(c)), None)
+    if command is None:
+        return
+    plain_help_option = command.get_help_option
+
+    def help_option(self, ctx):  # click's "Show this message and exit." in the help's language
+        option = plain_help_option(self, ctx)
+        if option is not None:
+            option.help = help_word("help.help")
+        return option
+    command.get_help_option = help_option
 
 
 _tidy_help()
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, cls=i18n.language_group(),
-                  help="Grade the labs of agent-lab: check your work, get hints, see your progress.")
+                  help=help_word("help.app"))
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_TAMPERED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-DAY_HELP = "day-07, 07, 7 or the day's slug"
+DAY_HELP = help_word("help.day")
 
 
 class _Options:
@@ -82,10 +116,10 @@ _options = _Options()
 @app.callback()
 def _main(course: Annotated[Optional[Path], typer.Option(
         "--course", metavar="PATH",
-        help="course.toml (or its directory); default: $GRADER_COURSE, then search upward.")] = None,
+        help=help_word("help.course"))] = None,
           lang: Annotated[Optional[str], typer.Option(
         "--lang", metavar="zh|en",
-        help="zh or en; default: $GRADER_LANG, then the locale (LC_ALL, LC_MESSAGES, LANG), then en.")] = None
+        help=help_word("help.lang"))] = None
           ) -> None:
     """Grade the labs of agent-lab."""
     _options.course_path = course
@@ -111,11 +145,7 @@ def require_cwd() -> None:
         os.getcwd()
     except FileNotFoundError:
         shell = os.environ.get("PWD")
-        where = f" ({shell})" if shell else ""
-        back = f"`cd {shell}`" if shell else "`cd` into the lab again"
-        raise fail(f"your current directory{where} no longer exists (it was deleted or replaced "
-                   f"while your shell stood in it). Fix: {back} to enter the directory now at that "
-                   "path, then run the command again.") from None
+        raise fail(word("cli.cwd_gone", shell=shell) if shell else word("cli.cwd_gone_unknown")) from None
 
 
 def load(localised: bool = True) -> Course:
@@ -132,7 +162,8 @@ def find_day(course: Course, text: str) -> Day:
     try:
         return course.find_day(text)
     except CourseError:
-        raise fail(word("cli.unknown_day", day=text, known=", ".join(d.id for d in course.days) or "(none)")) from None
+        raise fail(word("cli.unknown_day", day=text, known=", ".join(d.id for d in course.days)
+                        or word("cli.no_days"))) from None
 
 
 def load_state(course: Course) -> State:
@@ -147,6 +178,13 @@ def save_state(state: State) -> None:
         state.save()
     except OSError as exc:  # progress is a convenience: never fail a check run over it
         typer.echo(word("cli.could_not_save", path=state.path, why=exc.strerror), err=True)
+
+
+def echo_wrapped(text: str, first: str = "", rest: str = "") -> None:
+    """`first + text` wrapped to the terminal, later lines starting with `rest` (paths and
+    commands stay whole); as it is when stdout is not a terminal."""
+    for line in wrap(text, report_width(), first, rest):
+        typer.echo(line)
 
 
 def use_colour() -> bool:
@@ -184,32 +222,30 @@ def _render_json(result, day: Day, keep: bool) -> str:
 RENDERERS = {"text": _render_text, "json": _render_json}
 
 
-@app.command()
+@app.command(help=help_word("help.check"))
 def check(
     day: Annotated[str, typer.Argument(metavar="DAY", help=DAY_HELP)],
     lab: Annotated[Optional[Path], typer.Option(
-        metavar="DIR", help="lab directory to grade (default: the day's lab); your progress and hint "
-        "levels are kept only for the day's own lab")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON only")] = False,
+        metavar="DIR", help=help_word("help.check_lab"))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=help_word("help.check_json"))] = False,
     junit_path: Annotated[Optional[Path], typer.Option("--junit", metavar="PATH",
-                                                       help="also write JUnit XML here")] = None,
+                                                       help=help_word("help.check_junit"))] = None,
     gradescope_path: Annotated[Optional[Path], typer.Option(
-        "--gradescope", metavar="PATH", help="also write a Gradescope results.json here")] = None,
-    keep: Annotated[bool, typer.Option("--keep", help="keep scratch directories and print, for each "
-                                       "failing check, the commands that reproduce it")] = False,
+        "--gradescope", metavar="PATH", help=help_word("help.check_gradescope"))] = None,
+    keep: Annotated[bool, typer.Option("--keep", help=help_word("help.check_keep"))] = False,
     only: Annotated[Optional[list[str]], typer.Option(
-        metavar="CHECK", help="run only this check id (repeatable)")] = None,
+        metavar="CHECK", help=help_word("help.check_only"))] = None,
     seed: Annotated[Optional[int], typer.Option(
-        metavar="N", help="generate the checks' inputs from this seed (the report prints the seed of every run)")] = None,
-    ci: Annotated[bool, typer.Option("--ci", help="CI mode: refuse to run (exit 3) if the checks or "
-                                     "course.toml differ from the shipped ones; keep no progress state")] = False,
+        metavar="N", help=help_word("help.check_seed"))] = None,
+    ci: Annotated[bool, typer.Option("--ci", help=help_word("help.check_ci"))] = False,
     jobs: Annotated[Optional[int], typer.Option(
-        "--jobs", "-j", metavar="N", min=1, help="run up to N checks at once (default: the number of cores; "
-        "1: one after another); the results are the same")] = None,
+        "--jobs", "-j", metavar="N", help=help_word("help.check_jobs"))] = None,
 ) -> None:
     """Run a day's checks against your lab and report what passes (exit 0: every core check passed)."""
     course = load()
     the_day = find_day(course, day)
+    if jobs is not None and jobs < 1:
+        raise fail(word("cli.bad_jobs", jobs=jobs))
     from grader import integrity, trees
     if ci:
         _refuse_if_tampered(course)
@@ -221,11 +257,10 @@ def check(
         problem = not_a_lab(course, the_day, target)
         if problem:
             if own_lab:
-                fix = f"`grader reset {the_day.id}` brings back the untouched lab (what is there now is backed up first)"
+                fix = word("cli.fix_own_lab", day=the_day.id)
             else:
-                fix = (f"pass a {the_day.id} lab: a directory made from {the_day.lab}, with its "
-                       f"{course.agent.package}/ package and the day's exercise files")
-            raise fail(f"not a {the_day.id} lab: {problem}. Fix: {fix}.")
+                fix = word("cli.fix_other_lab", day=the_day.id, lab=the_day.lab, package=course.agent.package)
+            raise fail(word("cli.not_a_lab", day=the_day.id, problem=problem, fix=fix))
     state = load_state(course) if own_lab else None
     guarded = integrity.current(course.root)
     live = _LiveLines(the_day, as_json, len(only) if only else len(the_day.all_checks))
@@ -239,8 +274,7 @@ def check(
         raise fail(str(exc)) from None
     except Interrupted as exc:
         live.clear()
-        kept = f"; scratch directories kept in {exc.kept}" if exc.kept else ""
-        raise fail(f"interrupted: nothing was changed (your lab, progress and hints are as they were){kept}",
+        raise fail(word("cli.interrupted_kept", path=exc.kept) if exc.kept else word("cli.interrupted"),
                    EXIT_INTERRUPTED) from None
     live.clear()
     _report_changes_during_run(course, guarded, ci)
@@ -318,7 +352,7 @@ class _LiveLines:
         self.paint = _Painter(use_colour())
         self.width = max(shutil.get_terminal_size().columns, 20)
         if self.active:
-            self._write(f"{day.id}: running {count} check{'s' if count != 1 else ''} ...")
+            self._write(word("cli.running_one" if count == 1 else "cli.running_many", day=day.id, count=count))
 
     def _write(self, line: str) -> None:
         self.stream.write(line + "\n")
@@ -372,15 +406,12 @@ def _report_changes_during_run(course: Course, before: dict[str, str], ci: bool)
     typer.echo(word("cli.changed", count=len(changed), files=listed), err=True)
 
 
-@app.command()
+@app.command(help=help_word("help.hint"))
 def hint(
     day: Annotated[str, typer.Argument(metavar="DAY", help=DAY_HELP)],
     check_id: Annotated[Optional[str], typer.Argument(
-        metavar="CHECK", help="a check id, its number in the report (7) or an exercise point (E3: its "
-        "checks); shows that check's next hint. Without it: the hint each failing core check is at")] = None,
-    next_level: Annotated[bool, typer.Option(
-        "--next", help="show the next hint (the default when CHECK is given; without CHECK: of the "
-        "first failing core check)")] = False,
+        metavar="CHECK", help=help_word("help.hint_check"))] = None,
+    next_level: Annotated[bool, typer.Option("--next", help=help_word("help.hint_next"))] = False,
 ) -> None:
     """Show the hints you have reached; name a CHECK to see its next one.
 
@@ -400,8 +431,7 @@ def hint(
     else:
         failing = [c for c in hinting.checks_for_hint(state, the_day) if not c.bonus]
         if not failing:
-            typer.echo(f"Every core check of {the_day.id} passed in the last run: no hint needed. "
-                       f"Name a check to read its hints anyway: grader hint {the_day.id} CHECK")
+            typer.echo(word("hint.none_needed", day=the_day.id))
             raise typer.Exit(EXIT_OK)
         checks = failing[:1]
     blocks = [_hint_text(the_day, hinting.reveal_next(state, the_day, one)) for one in checks]
@@ -426,33 +456,31 @@ def _current_hints(state: State, day: Day) -> None:
     bonus = [c for c in failing if c.bonus] if state.last(day.id) is not None else []
     numbers = check_numbers(day)
     if state.last(day.id) is None:
-        typer.echo(f"{day.id} has not been checked yet (grader check {day.id}); the first hint of each core check:\n")
+        typer.echo(word("hint.not_checked", day=day.id) + "\n")
     elif not core:
-        typer.echo(f"Every core check of {day.id} passed in the last run: no hint needed.")
+        typer.echo(word("hint.all_core_passed", day=day.id))
     blocks = []
     for one in core:
         shown = hinting.current(state, day, one)
-        head = f"{numbers[one.id]:>2} {shown.check_id} (hint {shown.level} of {shown.total})"
+        head = f"{numbers[one.id]:>2} " + word("hint.head", check=shown.check_id, level=shown.level, total=shown.total)
         lines = [head, *wrap(shown.text, report_width(), "   ", "   ")]
         if shown.more:
-            lines.append(f"   next hint: grader hint {day.id} {shown.check_id}")
+            lines.append(word("hint.next_hint", day=day.id, check=shown.check_id))
         blocks.append("\n".join(lines) + "\n")
     width = report_width()
     if blocks:
         typer.echo("\n".join(blocks), nl=False)
         typer.echo("")
-        for line in wrap(f"These are the hints you have reached; nothing was moved. The next hint of one "
-                         f"check: grader hint {day.id} CHECK (its id, its number, or an exercise point like "
-                         f"{day.exercises[0].id if day.exercises else 'E1'}).", width):
+        for line in wrap(word("hint.reached", day=day.id, point=day.exercises[0].id if day.exercises else "E1"),
+                         width):
             typer.echo(line)
     if bonus:
         names = ", ".join(c.id for c in bonus)
-        for line in wrap(f"Bonus checks that did not pass: {names}; their hints only when named "
-                         f"(grader hint {day.id} {bonus[0].id}).", width):
+        for line in wrap(word("hint.bonus_failing", names=names, day=day.id, first=bonus[0].id), width):
             typer.echo(line)
 
 
-@app.command("list")
+@app.command("list", help=help_word("help.list"))
 def list_days() -> None:
     """List the days of the course and your last result for each."""
     course = load()
@@ -465,7 +493,15 @@ def list_days() -> None:
             status = word("list.last", passed=last.get("passed"), total=last.get("total"), when=last.get("when"))
         else:
             status = word("list.never")
-        typer.echo(f"  {day.id:<{width}}  {day.title}  [{status}]")
+        first, indent = f"  {day.id:<{width}}  ", " " * (width + 4)
+        columns = report_width()
+        lines = wrap(day.title, columns, first, indent)
+        if columns and display_width(f"{lines[-1]}  [{status}]") > columns:
+            lines.append(f"{indent}[{status}]")  # the status whole on a line of its own
+        else:
+            lines[-1] += f"  [{status}]"
+        for line in lines:
+            typer.echo(line)
 
 
 # --------------------------------------------------------------------------- lab and instructor commands
@@ -482,11 +518,11 @@ def _backup_call(fn, *args, **kwargs):
         raise fail(word("cli.os_error", file=exc.filename or "", why=exc.strerror)) from None
 
 
-@app.command()
+@app.command(help=help_word("help.reset"))
 def reset(
     day: Annotated[Optional[str], typer.Argument(metavar="DAY", help=DAY_HELP)] = None,
-    all_days: Annotated[bool, typer.Option("--all", help="reset every day's lab")] = False,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="do not ask for confirmation")] = False,
+    all_days: Annotated[bool, typer.Option("--all", help=help_word("help.reset_all"))] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help=help_word("help.yes"))] = False,
 ) -> None:
     """Put a lab back to its untouched state, in place; your current lab is backed up first."""
     from grader import backups
@@ -497,12 +533,12 @@ def reset(
     plans = [_backup_call(backups.plan_reset, course, one) for one in days]
     for plan in plans:
         if plan.untouched:
-            typer.echo(f"{plan.day_id}: {plan.lab}: {backups.UNTOUCHED}; it will be regenerated in place")
+            echo_wrapped(word("cli.reset_plan_untouched", day=plan.day_id, lab=plan.lab))
         elif plan.lab_exists:
-            typer.echo(f"{plan.day_id}: {plan.lab} ({plan.lab_files} files) will be backed up to "
-                       f"{plan.backups_dir}/ and its contents replaced by a fresh lab (the directory stays)")
+            echo_wrapped(word("cli.reset_plan", day=plan.day_id, lab=plan.lab, files=plan.lab_files,
+                              backups=plan.backups_dir))
         else:
-            typer.echo(word("cli.reset_plan_new", day=plan.day_id, lab=plan.lab))
+            echo_wrapped(word("cli.reset_plan_new", day=plan.day_id, lab=plan.lab))
     if not yes and not typer.confirm(word("cli.go_ahead"), default=False):
         typer.echo(word("cli.nothing_changed"))
         raise typer.Exit(EXIT_FAILED)
@@ -510,20 +546,18 @@ def reset(
         try:
             done = _backup_call(backups.reset, course, one)
         except KeyboardInterrupt:
-            raise fail(f"interrupted during the reset of {one.id}: its lab holds either what it held or a "
-                       f"fresh lab, and any backup taken is complete (grader restore {one.id} lists them)",
-                       EXIT_INTERRUPTED) from None
-        typer.echo(done.describe())
+            raise fail(word("cli.reset_interrupted", day=one.id), EXIT_INTERRUPTED) from None
+        echo_wrapped(done.describe())
         if done.backup is not None:
-            typer.echo(f"bring it back with: grader restore {one.id} {done.backup.name}")
+            typer.echo(word("cli.bring_back", day=one.id, name=done.backup.name))
 
 
-@app.command()
+@app.command(help=help_word("help.restore"))
 def restore(
     day: Annotated[str, typer.Argument(metavar="DAY", help=DAY_HELP)],
     backup: Annotated[Optional[str], typer.Argument(
-        metavar="BACKUP", help="a backup name; without it: list the backups and what each holds")] = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="do not ask for confirmation")] = False,
+        metavar="BACKUP", help=help_word("help.restore_backup"))] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help=help_word("help.yes"))] = False,
 ) -> None:
     """List a lab's backups, or bring one back in place (the current lab is backed up first)."""
     from grader import backups
@@ -534,39 +568,31 @@ def restore(
         if not found:
             typer.echo(word("cli.no_backups", day=the_day.id))
             raise typer.Exit(EXIT_OK)
-        typer.echo(f"backups of {the_day.id}, newest first (files changed: compared with the untouched lab):")
+        typer.echo(word("cli.backups_head", day=the_day.id))
         for one in found:
-            typer.echo(f"  {one.describe()}")
-        typer.echo(f"bring one back with: grader restore {the_day.id} {found[0].backup.name}")
+            echo_wrapped(one.describe(), "  ", "    ")
+        typer.echo(word("cli.restore_one", day=the_day.id, name=found[0].backup.name))
         raise typer.Exit(EXIT_OK)
     plan = _backup_call(backups.plan_restore, course, the_day, backup)
-    if plan.untouched:
-        before = f"; {backups.UNTOUCHED}"
-    elif plan.lab_exists:
-        before = "; the current lab is backed up first"
-    else:
-        before = ""
-    typer.echo(f"{plan.day_id}: the contents of {plan.lab} will be replaced by backup {plan.source.name}{before}")
+    key = ("cli.restore_plan_untouched" if plan.untouched else "cli.restore_plan_backup" if plan.lab_exists
+           else "cli.restore_plan")
+    echo_wrapped(word(key, day=plan.day_id, lab=plan.lab, backup=plan.source.name))
     if not yes and not typer.confirm(word("cli.go_ahead"), default=False):
         typer.echo(word("cli.nothing_changed"))
         raise typer.Exit(EXIT_FAILED)
     try:
         done = _backup_call(backups.restore, course, the_day, backup)
     except KeyboardInterrupt:
-        raise fail(f"interrupted during the restore: the lab holds either what it held or the backup, and "
-                   f"any backup taken is complete (grader restore {the_day.id} lists them)",
-                   EXIT_INTERRUPTED) from None
-    typer.echo(done.describe())
+        raise fail(word("cli.restore_interrupted", day=the_day.id), EXIT_INTERRUPTED) from None
+    echo_wrapped(done.describe())
     if done.backup is not None:
-        typer.echo(f"undo with: grader restore {the_day.id} {done.backup.name}")
+        typer.echo(word("cli.undo", day=the_day.id, name=done.backup.name))
 
 
-@app.command()
+@app.command(help=help_word("help.verify"))
 def verify(
-    day: Annotated[Optional[list[str]], typer.Argument(metavar="DAY...", help="the days to verify; default: every day")] = None,
-    student: Annotated[bool, typer.Option("--student", help="only prove the grader grades: its files are the "
-                                          "shipped ones and each untouched lab scores its scaffold count "
-                                          "(all the student edition can prove: it has no solutions)")] = False,
+    day: Annotated[Optional[list[str]], typer.Argument(metavar="DAY...", help=help_word("help.verify_days"))] = None,
+    student: Annotated[bool, typer.Option("--student", help=help_word("help.verify_student"))] = False,
 ) -> None:
     """Prove the kit is gradable: solutions pass, labs score their scaffold count, mappings are exact."""
     from grader.verify import render_table, verify as run_verify, verify_student

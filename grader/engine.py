@@ -40,6 +40,7 @@ from grader import parallel
 from grader.checkkit.context import CheckContext
 from grader.checkkit.messages import Messages
 from grader.course import Course, Day
+from grader.i18n import word
 from grader.plugin import GraderPlugin, Outcome, test_name_for
 from grader.results import CheckResult, DayResult, Status
 from grader.spawn import ChildTimeout, LabRunner, scaled
@@ -77,13 +78,13 @@ def check_lab(day: Day, lab: Path) -> Path:
     """The lab directory, resolved; an EngineError naming the fix if it is unusable."""
     lab = Path(lab).expanduser().resolve()
     if lab == Path(day.lab).resolve():
-        fix = f"`grader reset {day.id}` regenerates it (and backs up whatever is there)."
+        fix = word("engine.fix_own_lab", day=day.id)
     else:
-        fix = f"check the path given with --lab (the day's own lab is {day.lab})."
+        fix = word("engine.fix_other_lab", lab=day.lab)
     if lab.is_file():
-        raise EngineError(f"the lab {lab} is a file, not a directory: {fix}")
+        raise EngineError(word("engine.lab_is_file", lab=lab, fix=fix))
     if not lab.is_dir():
-        raise EngineError(f"the lab directory {lab} does not exist: {fix}")
+        raise EngineError(word("engine.no_lab", lab=lab, fix=fix))
     return lab
 
 
@@ -93,17 +94,18 @@ def not_a_lab(course: Course, day: Day, lab: Path) -> str | None:
     lab = Path(lab)
     package = course.agent.package
     if not (lab / package).is_dir():
-        return f"{lab} has no {package}/ package"
+        return word("engine.no_package", lab=lab, package=package)
     if not any((lab / package / name).is_file() for name in ("__init__.py", "__main__.py")):
-        return f"{lab}/{package}/ has neither __init__.py nor __main__.py"
+        return word("engine.empty_package", lab=lab, package=package)
     missing: dict[str, list[str]] = {}
     for exercise in day.exercises:
         if not (lab / exercise.file).is_file():
             missing.setdefault(exercise.file, []).append(exercise.id)
     if missing:
         file, ids = next(iter(missing.items()))
-        more = f" (and {len(missing) - 1} other exercise file(s))" if len(missing) > 1 else ""
-        return f"{lab} has no {file} (the file of {', '.join(ids)}){more}"
+        if len(missing) > 1:
+            return word("engine.no_files", lab=lab, file=file, ids=", ".join(ids), more=len(missing) - 1)
+        return word("engine.no_file", lab=lab, file=file, ids=", ".join(ids))
     return None
 
 
@@ -113,8 +115,8 @@ def check_selection(day: Day, select) -> set[str] | None:
     known = {c.id for c in day.all_checks}
     unknown = [s for s in select if s not in known]
     if unknown:
-        raise EngineError(f"{day.id} has no check {unknown[0]!r}. Its checks are: "
-                          + ", ".join(c.id for c in day.all_checks))
+        raise EngineError(word("engine.unknown_check", day=day.id, check=unknown[0],
+                               known=", ".join(c.id for c in day.all_checks)))
     return set(select)
 
 
@@ -135,7 +137,7 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
         wrong = mistyped_path(course, day, "checks_dir")
         if wrong:
             raise EngineError(wrong + ".")
-        raise EngineError(f"checks for {day.id} are not available yet ({module} is missing).")
+        raise EngineError(word("engine.no_checks", day=day.id, module=module))
     if Path(lab).expanduser().resolve() == Path(day.lab).resolve():
         wrong = mistyped_path(course, day, "lab")
         if wrong:
@@ -185,16 +187,16 @@ def _copy(source: Path, dest: Path, what: str, ignore=()) -> Path:
     try:
         shutil.copytree(source, dest, ignore=shutil.ignore_patterns(*ignore), symlinks=True)
     except (OSError, shutil.Error) as exc:
-        raise EngineError(f"could not copy {what} {source} for grading: {exc}") from None
+        raise EngineError(word("engine.could_not_copy", what=what, source=source, error=exc)) from None
     return dest
 
 
 def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, keep: bool) -> CheckContext:
-    graded = _copy(lab, run_root / "lab", "the lab", (*_NOT_GRADED, *course.agent.runtime_dirs))
-    fixtures = _copy(day.checks_dir, run_root / "fixtures", "the checks folder", ("__pycache__", "*.pyc"))
+    graded = _copy(lab, run_root / "lab", word("engine.the_lab"), (*_NOT_GRADED, *course.agent.runtime_dirs))
+    fixtures = _copy(day.checks_dir, run_root / "fixtures", word("engine.the_checks"), ("__pycache__", "*.pyc"))
     sample = None
     if course.workspace is not None:
-        sample = _copy(course.workspace, run_root / "sample-workspace", "the sample workspace",
+        sample = _copy(course.workspace, run_root / "sample-workspace", word("engine.the_workspace"),
                        ("__pycache__", "*.pyc"))
     kit = [Path(course.root).resolve()]
     if sys.prefix != sys.base_prefix:  # the kit's virtualenv, wherever it lives
@@ -238,20 +240,19 @@ def _probe(context: CheckContext) -> str | None:
 
 def _raise_for(plugin: GraderPlugin, exit_code, output: str, day: Day, module: Path) -> None:
     if plugin.collect_errors:
-        raise EngineError(f"the checks module {module} could not be loaded:\n" + _tail(plugin.collect_errors[0], 12))
+        raise EngineError(word("engine.not_loaded", module=module) + "\n" + _tail(plugin.collect_errors[0], 12))
     if plugin.unknown_tests:
-        raise EngineError(f"{module} defines {', '.join(plugin.unknown_tests)}, which course.toml does "
-                          f"not list for {day.id}. Fix: add a [[days.checks]] entry for it, or rename it "
-                          f"test_<check id with - as _>.")
+        raise EngineError(word("engine.unlisted", module=module, tests=", ".join(plugin.unknown_tests), day=day.id))
     if exit_code == pytest.ExitCode.INTERRUPTED:
         raise KeyboardInterrupt
     if exit_code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
-        raise EngineError(f"pytest could not run {module} (exit {int(exit_code)}):\n{_tail(output, 12)}")
+        raise EngineError(word("engine.pytest_failed", module=module, code=int(exit_code)) + "\n" + _tail(output, 12))
 
 
 def _result(check, outcome: Outcome | None, level: int, module: Path) -> CheckResult:
     if outcome is None:
-        outcome = Outcome(Status.ERROR, f"check not implemented: {module.name} has no {test_name_for(check.id)}()")
+        outcome = Outcome(Status.ERROR, word("engine.not_implemented", module=module.name,
+                                             test=test_name_for(check.id)))
     shown = min(max(level, 1), len(check.hints)) if outcome.status is not Status.PASSED else 0
     return CheckResult(id=check.id, title=check.title, status=outcome.status, message=outcome.message,
                        expected=outcome.expected, seen=outcome.seen,

@@ -83,7 +83,7 @@ def resolve(state: State, day: Day, text: str) -> list[Check]:
             failed = set(last.get("failed") or []) if last else set()
             return [c for c in mapped if c.id in failed] or mapped
     known = ", ".join(c.id for c in day.all_checks)
-    points = ", ".join(x.id for x in day.exercises) or "none"
+    points = ", ".join(x.id for x in day.exercises) or word("hint.no_points")
     raise KeyError(word("hint.unknown_check", day=day.id, check=text, known=known, last=len(day.checks_core),
                         points=points))
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import string
+import sys
 import tomllib
 import unicodedata
 from dataclasses import replace
@@ -135,11 +136,35 @@ def lookup(tables: list[dict], key: str, values: Mapping[str, object]) -> str | 
 
 def word(key: str, /, **values) -> str:
     """One of the grader's own sentences (grader/words.toml) in the chosen language."""
-    tables = [read_toml(p) for p in catalogue_chain(WORDS)]
+    return _word(key, language(), values)
+
+
+def _word(key: str, lang: str, values: Mapping[str, object]) -> str:
+    tables = [read_toml(p) for p in catalogue_chain(WORDS, lang=lang)]
     text = lookup(tables, key, values)
     if text is None:
         raise KeyError(f"no word {key!r} in {WORDS}")
     return text
+
+
+def help_word(key: str, /, **values) -> str:
+    """A `--help` text (words.toml [help]). Typer takes the help texts when the commands are
+    defined, at import, before any option is parsed: so they speak the language `--lang`
+    names on this process's command line (sys.argv), else $GRADER_LANG or the locale."""
+    return _word(key, language_in_args(sys.argv[1:]) or language(), values)
+
+
+def language_in_args(args: list[str]) -> str | None:
+    """The language a `--lang X` or `--lang=X` in `args` names (None: none, or not a language)."""
+    found = None
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and index + 1 < len(args):
+            found = args[index + 1]
+        elif arg.startswith("--lang="):
+            found = arg.split("=", 1)[1]
+    return normalise(found)
 
 
 # --------------------------------------------------------------------------- the course

@@ -25,6 +25,7 @@ import pytest
 from grader import parallel
 from grader.checkkit.context import CheckContext
 from grader.checkkit.failures import CheckFailed, short
+from grader.i18n import word
 from grader.results import Status
 from grader.spawn import ChildTimeout
 
@@ -62,21 +63,21 @@ def _where(excinfo) -> str:
 def classify(excinfo, when: str) -> dict:
     """Turn one phase's exception into status, message, expected, seen."""
     exc = excinfo.value
-    prefix = "" if when == "call" else ("in shared setup: " if when == "setup" else "while cleaning up: ")
+    prefix = "" if when == "call" else word("engine.in_setup" if when == "setup" else "engine.in_teardown")
     if isinstance(exc, pytest.skip.Exception):
-        return {"status": Status.SKIPPED, "message": prefix + (exc.msg or "skipped")}
+        return {"status": Status.SKIPPED, "message": prefix + (exc.msg or word("engine.skipped"))}
     if isinstance(exc, ChildTimeout):
         tail = exc.result.stderr_tail(3).strip()
         return {"status": Status.TIMEOUT, "message": prefix + str(exc), "seen": short(tail) if tail else None}
     if isinstance(exc, CheckFailed):
         return {"status": Status.FAILED, "message": prefix + exc.message, "expected": exc.expected, "seen": exc.seen}
     if isinstance(exc, (AssertionError, pytest.fail.Exception)):
-        text = getattr(exc, "msg", None) or str(exc) or "assertion failed"
+        text = getattr(exc, "msg", None) or str(exc) or word("engine.assertion_failed")
         if "\nassert " in text:  # `assert x, "message"`: the message is for the student,
             text = text.split("\nassert ", 1)[0]  # pytest's introspection is not
         return {"status": Status.FAILED, "message": prefix + _first_lines(text)}
     described = f"{type(exc).__name__}: {short(str(exc), 200)}" if str(exc) else type(exc).__name__
-    return {"status": Status.ERROR, "message": f"{prefix}the check itself broke: {described}{_where(excinfo)}"}
+    return {"status": Status.ERROR, "message": prefix + word("engine.broke", error=described, where=_where(excinfo))}
 
 
 class GraderPlugin:

@@ -22,6 +22,7 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
+from grader.i18n import word
 from grader.results import DayResult
 
 STATE_VERSION = 1
@@ -52,13 +53,13 @@ class State:
         except (OSError, ValueError) as exc:
             backup = path.with_name(path.name + ".bak")
             if readonly:
-                return cls(path, warnings=[f"warning: {path} is unreadable ({exc}); ignored."])
+                return cls(path, warnings=[word("state.ignored", path=path, error=exc)])
             try:
                 os.replace(path, backup)
-                kept = f"kept as {backup}"
+                kept = word("state.kept", backup=backup)
             except OSError:
-                kept = "could not keep a copy"
-            return cls(path, warnings=[f"warning: {path} was unreadable ({exc}); starting fresh ({kept})."])
+                kept = word("state.not_kept")
+            return cls(path, warnings=[word("state.fresh", path=path, error=exc, kept=kept)])
         return cls(path, data)
 
     def _day(self, day_id: str) -> dict:

@@ -30,6 +30,7 @@ from pathlib import Path
 from grader import scaffold, trees
 from grader.backups import UnknownDay
 from grader.course import CourseError
+from grader.i18n import display_width, pad, word
 from grader.verify_static import VerifyRow, static_rows
 
 PASSED = "passed"
@@ -48,27 +49,19 @@ class VerifyReport:
         return [row for row in self.rows if not row.ok]
 
 
-def render_table(report: VerifyReport, localised: bool = False) -> str:
-    """A plain table, one row per fact, then one summary line. `localised`: the frame in
-    the chosen language (`verify --student`, which students run; its rows are too)."""
+def render_table(report: VerifyReport, localised: bool = True) -> str:
+    """A plain table, one row per fact, then one summary line, its frame in the chosen
+    language (`localised` is kept for callers; the rows' own texts are English)."""
     from grader.i18n import display_width, pad, word
 
-    if localised:
-        head = tuple(word(f"verify.col_{name}") for name in ("day", "item", "result", "detail"))
-        marks = (word("verify.ok"), word("verify.fail"))
-    else:
-        head, marks = ("day", "item", "result", "detail"), ("ok", "FAIL")
-    body = [(r.day, r.item, marks[0] if r.ok else marks[1], r.detail) for r in report.rows]
+    head = (word("verify.day"), word("verify.item"), word("verify.result"), word("verify.detail"))
+    body = [(r.day, r.item, word("verify.ok") if r.ok else word("verify.fail"), r.detail) for r in report.rows]
     widths = [max(display_width(row[i]) for row in [head, *body]) for i in range(3)]
     lines = ["  ".join(pad(cell, w) for cell, w in zip(row[:3], widths)) + "  " + row[3]
              for row in [head, *body]]
     held = sum(r.ok for r in report.rows)
-    if localised:
-        summary = (word("verify.all_hold", held=held) if report.ok else
-                   word("verify.some_hold", held=held, total=len(report.rows), failed=len(report.failures)))
-    else:
-        summary = (f"verify: all {held} items hold" if report.ok
-                   else f"verify: {held}/{len(report.rows)} items hold, {len(report.failures)} to fix")
+    summary = (word("verify.all_hold", held=held) if report.ok
+               else word("verify.some_hold", held=held, total=len(report.rows), failed=len(report.failures)))
     return "\n".join(line.rstrip() for line in lines) + "\n" + summary + "\n"
 
 

@@ -30,6 +30,7 @@ from typing import Callable, Iterable
 from werkzeug.wrappers import Request, Response
 
 from .chain import valid_chain
+from .messages import kit_say
 from .replies import Reply, Spec, StreamReply, error_body, http_date, reply_json, reply_status, reply_stream
 from .serving import Connections, ThreadedServer, shut
 from .sse import Drop, Gate, Pause, SSEStream
@@ -218,9 +219,9 @@ class FakeModelServer:
             return reply_status(400, error_body("'messages' is a required property", param="messages"))
         if not r.model:
             return reply_status(400, error_body("you must provide a model parameter", param="model"))
-        problem = valid_chain(r.messages) if self.enforce_chain else None
+        problem = valid_chain(r.messages, lang="en") if self.enforce_chain else None
         if problem:
-            self._problem(f"refused an invalid message chain: {problem}")
+            self._problem(kit_say("server.refused_chain", problem=valid_chain(r.messages)))
             return reply_status(400, error_body(f"Invalid 'messages': {problem}", param="messages"))
         return None
 

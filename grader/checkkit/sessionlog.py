@@ -28,7 +28,7 @@ class Line:
     def kind(self) -> str:
         """`message ROLE[+tool_calls]` or the type, for comparing shapes."""
         if self.data is None:
-            return "(not a JSON object)"
+            return kit_say("log.not_an_object")
         if self.data.get("type") != "message":
             return str(self.data.get("type"))
         message = self.message

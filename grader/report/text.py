@@ -75,6 +75,22 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
                 current += char
         if current:
             out.append((current, first))
+    return _glue_marks(out)
+
+
+_NO_LINE_START = set("，。、；：？！）》」』】〉”’,.;:?!)]}%…·")   # closing marks stay with what they close
+_NO_LINE_END = set("（《「『【〈“‘([{")                           # opening marks with what they open
+
+
+def _glue_marks(pieces: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """Pieces that never start a line (a closing mark not after a space) joined to the piece
+    before, and a piece ending in an opening mark joined to the piece after."""
+    out: list[tuple[str, bool]] = []
+    for piece, spaced in pieces:
+        if out and not spaced and (piece[0] in _NO_LINE_START or out[-1][0][-1] in _NO_LINE_END):
+            out[-1] = (out[-1][0] + piece, out[-1][1])
+        else:
+            out.append((piece, spaced))
     return out
 
 

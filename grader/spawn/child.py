@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from grader.i18n import word
 from grader.spawn.capture import DEFAULT_OUTPUT_CAP, CappedStream
 from grader.spawn.groups import kill_escaped, kill_group, own_group, pipe_ids
 from grader.spawn.interrupts import interruptible
@@ -83,7 +84,7 @@ class ChildTimeout(Exception):
     """A child outlived its time limit; it and its process group were killed."""
 
     def __init__(self, result: ChildResult, timeout: float):
-        super().__init__(f"`{result.short_command()}` did not finish within {timeout:g} s and was stopped")
+        super().__init__(word("engine.timed_out", command=result.short_command(), seconds=timeout))
         self.result = result
         self.timeout = timeout
 

@@ -257,3 +257,97 @@ def test_json_keys_ids_and_statuses_do_not_change_with_the_language(cli):
         assert (one["id"], one["status"], one["exercises"]) == (other["id"], other["status"], other["exercises"])
     assert data["zh"]["checks"][1]["hint"] != data["en"]["checks"][1]["hint"]
     assert "桩代码" in data["zh"]["checks"][1]["message"]
+
+
+# --------------------------------------------------------------------------- no English left
+
+# What a Chinese report may hold in Latin script: code and quotes, paths and file names,
+# ids, and what the lab itself raised (its stubs' TODO texts are the lab's own words).
+_NOT_PROSE = re.compile(r"`[^`]*`|'[^']*'|\"[^\"]*\"|“[^”]*”|<[^>]*>|\S*[/\\]\S*"
+                        r"|\S+\.(?:py|toml|md|json|jsonl|txt)\b|https?://\S+|\b\w+(?:Error|Exception): .*")
+_ENGLISH_RUN = re.compile(r"(?<![\w.-])[A-Za-z]{2,}(?:[ ,]+[A-Za-z]{2,}){3,}(?![\w.-])")
+
+
+def english_sentences(text: str, ids=()) -> list[str]:
+    """Runs of four or more English words in `text`, once code, quotes, paths, ids and
+    the lab's own exception texts are taken out."""
+    text = _NOT_PROSE.sub(" § ", text)
+    for one in sorted(ids, key=len, reverse=True):
+        text = text.replace(one, " § ")
+    return _ENGLISH_RUN.findall(text)
+
+
+def test_the_english_detector_finds_a_sentence_and_spares_code():
+    assert english_sentences("预期回复在工具运行之后才到：the reply came too early") == ["the reply came too early"]
+    assert english_sentences("对 `read the file now please` 调用 read_file，grader hint day-03 list-and-grep") == []
+    assert english_sentences("replay() 还是桩代码：NotImplementedError: TODO(E2): rebuild the message list") == []
+    assert english_sentences("拒绝了 'deny run_command rm -rf *'，见 mca/tools/shell.py 和 a-b c-d e-f g-h") == []
+
+
+@pytest.mark.parametrize("day_id, which", [("day-03", "lab"), ("day-03", "solution"), ("day-05", "lab")])
+def test_a_chinese_report_has_no_english_sentence(cli, day_id, which):
+    """A day graded in Chinese, the untouched lab (its failures' messages) and the solution:
+    no title, message, hint or line of the report's own holds four English words in a row
+    outside code, paths, ids and the lab's output (the `seen:` lines and what it raised).
+    Before the checks' phrases were catalogue keys, day-05's lab failed here (its rule
+    cases were described in English inside the Chinese message)."""
+    day = COURSE.find_day(day_id)
+    lab = day.lab if which == "lab" else day.solution
+    runs = {kind: cli("check", day_id, "--lab", lab, "--seed", "11", "--lang", "zh", *flags)
+            for kind, flags in (("json", ("--json",)), ("text", ()))}
+    assert runs["json"].exit_code == runs["text"].exit_code == (1 if which == "lab" else 0), runs["text"].stderr
+    data = json.loads(runs["json"].stdout)
+    ids = [c["id"] for c in data["checks"]] + [x.id for x in day.exercises]
+    found = {}
+    for check in data["checks"]:
+        for field in ("title", "message", "hint"):
+            runs_of_words = english_sentences(check.get(field) or "", ids)
+            if runs_of_words:
+                found[f"{check['id']}.{field}"] = runs_of_words
+    in_value = False  # an `expected:` or `seen:` value, its own lines included: the lab's and the mock's texts
+    for number, line in enumerate(runs["text"].stdout.splitlines()):
+        if line.strip().startswith(("实际：", "预期：")) or (in_value and line.strip() and not line.startswith(" ")):
+            in_value = True
+            continue
+        in_value = False
+        runs_of_words = english_sentences(line, ids)
+        if runs_of_words:
+            found[f"line {number + 1}"] = runs_of_words
+    assert not found, found
+    assert "项通过" in runs["text"].stdout
+
+
+def test_every_placeholder_is_a_name():
+    """A literal brace in a catalogue is doubled: `{"error": ...}` would be read as a
+    placeholder named '"error"' and break the message it is in (KeyError at run time)."""
+    for source in _catalogues():
+        for lang in i18n.LANGUAGES:
+            path = i18n.translated(source, lang)
+            for key, text in _strings(i18n.read_toml(path)).items():
+                odd = [name for name in i18n.fields(text) if not re.fullmatch(r"[A-Za-z_]\w*", name)]
+                assert not odd, f"{path.relative_to(ROOT)} {key}: {odd} (write a literal brace as {{{{ or }}}})"
+
+
+def test_help_speaks_the_language_of_lang_or_the_environment():
+    """--help is built when the commands are defined: from --lang on the command line, else
+    GRADER_LANG; CJK wraps inside the help's columns instead of being cut with an ellipsis."""
+    import os
+    import subprocess
+    import sys
+
+    def help_of(*args, lang=None):
+        env = {k: v for k, v in os.environ.items() if k not in ("GRADER_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
+        env.update(COLUMNS="80", **({"GRADER_LANG": lang} if lang else {}))
+        done = subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True, text=True,
+                              encoding="utf-8", env=env, cwd=ROOT, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    english = help_of("check", "--help")
+    assert "Run a day's checks against your lab" in english and "对你的实验" not in english
+    for chinese in (help_of("check", "--help", lang="zh"), help_of("check", "--help", "--lang", "zh", lang="en")):
+        flat = re.sub(r"[\s│]", "", chinese)
+        assert "对你的实验运行这一天的检查" in flat and "显示这条帮助并退出" in flat
+        assert "只有这一天自己的实验才会记录进度和提示级别" in flat, chinese  # wrapped, not cut
+        assert "…" not in chinese
+        assert all(i18n.display_width(line) <= 80 for line in chinese.splitlines())

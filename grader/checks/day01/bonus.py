@@ -32,18 +32,18 @@ def test_mock_selected(ctx):
             lines = banners(result)
             if len(lines) != 1 or "mock" not in lines[0]:
                 raise CheckFailed(say("bonus.not_the_mock", what=what, count=len(lines)),
-                                  seen=" | ".join(lines) or "no line starting with 'model:' on stderr")
+                                  seen=" | ".join(lines) or say("brief.no_banner"))
             if server.requests:
                 raise CheckFailed(say("bonus.mock_called_out", what=what, count=len(server.requests)))
             ctx.expect_ok(result, say("bonus.mock_failed", what=what, status=result.returncode))
             if result.stdout.strip() != inputs.nice_to_meet(name):
                 raise CheckFailed(say("bonus.mock_reply", what=what), expected=inputs.nice_to_meet(name),
-                                  seen=result.stdout.strip() or "nothing")
+                                  seen=result.stdout.strip() or say("brief.nothing"))
         real = ctx.run_agent(prompt, cwd=ctx.workspace("mock-selected-real"), extra_env=env, mock=False)
     lines = banners(real)
     if len(lines) != 1 or model not in lines[0] or "mock" in lines[0]:
         raise CheckFailed(say("bonus.not_the_model", model=model, count=len(lines)),
-                          seen=" | ".join(lines) or "no line starting with 'model:' on stderr")
+                          seen=" | ".join(lines) or say("brief.no_banner"))
 
 
 def test_history_grows_linearly(ctx):
@@ -62,7 +62,7 @@ def test_history_grows_linearly(ctx):
     expected = [2 * n for n in range(1, turns + 1)]
     if len(chat) != turns:
         raise CheckFailed(say("bonus.requests", turns=turns, count=len(chat),
-                              paths=", ".join(sorted({r.path for r in requests})) or "none"),
+                              paths=", ".join(sorted({r.path for r in requests})) or say("brief.none")),
                           seen=ctx.evidence(result) if result.returncode or has_traceback(result) else None)
     if counts != expected:
         sizes = ", ".join(f"{len(r.body):,}" for r in chat)

@@ -52,7 +52,7 @@ def chat_turns(ctx, users: list[str], replies: list[str], label: str) -> list[li
     if not answers:
         raise CheckFailed(ctx.say("harness.died", function="Chat.ask", total=len(users)), seen=ctx.evidence(result))
     answer = answers[-1]
-    problem = stub_or_raised(ctx.say, "Chat.ask", answer, f"turn {answer.get('turns_done', 0) + 1}")
+    problem = stub_or_raised(ctx.say, "Chat.ask", answer, ctx.say("what.turn", number=answer.get("turns_done", 0) + 1))
     if problem:
         raise problem
     requests = answer.get("requests") or []

@@ -45,7 +45,7 @@ def test_one_shot(ctx):
     expected = inputs.nice_to_meet(name)
     if printed != [expected]:
         raise CheckFailed(ctx.say("agent.one_reply", prompt=f"my name is {name}"), expected=expected,
-                          seen=" | ".join(printed) or "nothing on stdout")
+                          seen=" | ".join(printed) or ctx.say("brief.no_stdout"))
 
 
 def test_repl_starts(ctx):
@@ -55,11 +55,11 @@ def test_repl_starts(ctx):
     result = talk(ctx, [f"my name is {name}", "/exit", f"my name is {later}"], "repl-starts")
     ctx.expect_ok(result, ctx.say("agent.failed", command=result.short_command(), status=result.returncode))
     if PROMPT not in result.stdout:
-        raise CheckFailed(ctx.say("agent.no_prompt"), seen=result.stdout[-300:] or "nothing on stdout")
+        raise CheckFailed(ctx.say("agent.no_prompt"), seen=result.stdout[-300:] or ctx.say("brief.no_stdout"))
     said = answers(result.stdout)
     if said[0] != inputs.nice_to_meet(name):
         raise CheckFailed(ctx.say("agent.repl_reply", line=f"my name is {name}"),
-                          expected=inputs.nice_to_meet(name), seen=said[0] or "nothing")
+                          expected=inputs.nice_to_meet(name), seen=said[0] or ctx.say("brief.nothing"))
     if inputs.nice_to_meet(later) in result.stdout or len(said) != 2:
         raise CheckFailed(ctx.say("agent.exit_late", prompts=len(said)), seen=" | ".join(said))
 
@@ -83,7 +83,8 @@ def test_history_carried(ctx):
         wrong = first_difference(ctx.say, carried, expected)
         if wrong is not None:
             raise CheckFailed(ctx.say("history.not_carried", turn=turn, count=len(expected), why=wrong),
-                              expected=f"system, then {roles(expected)}", seen=f"system, then {roles(carried)}")
+                              expected=ctx.say("brief.system_then", roles=roles(expected)),
+                              seen=ctx.say("brief.system_then", roles=roles(carried)))
 
 
 def test_remembers_a_name(ctx):
@@ -117,9 +118,10 @@ def test_system_prompt_once(ctx):
         at = [index + 1 for index, m in enumerate(request) if m.get("role") == "system"]
         if at != [1]:
             raise CheckFailed(ctx.say("system.count", turn=turn, count=len(at),
-                                      where=", ".join(map(str, at)) or "nowhere"),
-                              expected="one system message, as message 1", seen=f"system at {at or 'no position'}: "
-                                                                                f"{roles(request)}")
+                                      where=", ".join(map(str, at)) or ctx.say("brief.nowhere")),
+                              expected=ctx.say("brief.one_system"),
+                              seen=ctx.say("brief.system_at", at=at or ctx.say("brief.no_position"),
+                                           roles=roles(request)))
 
 
 # --------------------------------------------------------------------------- E3: the request
@@ -141,7 +143,7 @@ def test_request_shape(ctx):
     arrived = iter(requests)
     for answer in found:
         base = answer["base"]
-        problem = stub_or_raised(say, "build_request", answer, f"base URL {base}")
+        problem = stub_or_raised(say, "build_request", answer, say("what.base_url", base=base))
         if problem:
             raise problem
         if "elsewhere" in answer:
@@ -161,14 +163,15 @@ def _judge_request(say, base, url, request, key, model, messages) -> None:
                           seen=f"{request.method} {url}")
     if request.headers.get("authorization") != f"Bearer {key}":
         raise CheckFailed(say("shape.bearer", base=base), expected="Authorization: Bearer <MCA_API_KEY>",
-                          seen=_header(request, "authorization"))
+                          seen=_header(say, request, "authorization"))
     if "application/json" not in request.headers.get("content-type", ""):
-        raise CheckFailed(say("shape.content_type", base=base), seen=_header(request, "content-type"))
+        raise CheckFailed(say("shape.content_type", base=base), seen=_header(say, request, "content-type"))
     body = request.json
     if not isinstance(body, dict):
         raise CheckFailed(say("shape.not_json", base=base), seen=request.body[:200])
     if body.get("model") != model:
-        raise CheckFailed(say("shape.model", base=base), expected=model, seen=body.get("model", "no model field"))
+        raise CheckFailed(say("shape.model", base=base), expected=model,
+                          seen=body.get("model", say("brief.no_model_field")))
     sent = body.get("messages")
     if not isinstance(sent, list):
         raise CheckFailed(say("shape.no_messages", base=base), seen=sorted(body))
@@ -181,9 +184,9 @@ def _judge_request(say, base, url, request, key, model, messages) -> None:
         raise CheckFailed(say("shape.stream", base=base))
 
 
-def _header(request, name: str) -> str:
+def _header(say, request, name: str) -> str:
     value = request.headers.get(name)
-    return f"{name}: {value}" if value is not None else f"no {name} header"
+    return f"{name}: {value}" if value is not None else say("brief.no_header", name=name)
 
 
 # --------------------------------------------------------------------------- E4: the answer
@@ -193,6 +196,7 @@ def test_reply_parsed(ctx):
     say, rng = ctx.say, ctx.rng("reply-parsed")
     key, model, content = inputs.api_key(rng), inputs.model_name(rng), inputs.text(rng)
     absent, shape = inputs.reply_without_content(rng, model)
+    shape = say(shape)
     with FakeModelServer([reply_json(content, model=model), reply_json(None, model=model), absent]) as server:
         env = wire_env(server, key, model)
         full = one_shot(ctx, inputs.typed_line(rng), env, "reply-parsed")
@@ -201,14 +205,15 @@ def test_reply_parsed(ctx):
         missing = one_shot(ctx, inputs.typed_line(rng), env, "reply-parsed-no-content")
     ctx.expect_ok(full, say("reply.failed", status=full.returncode))
     if full.stdout.rstrip("\n") != content:
-        raise CheckFailed(say("reply.not_content"), expected=content, seen=full.stdout.rstrip("\n") or "nothing")
+        raise CheckFailed(say("reply.not_content"), expected=content,
+                          seen=full.stdout.rstrip("\n") or say("brief.nothing"))
     ctx.expect_ok(empty, say("reply.null_failed", status=empty.returncode))
     if empty.stdout.strip() or has_traceback(empty):
-        raise CheckFailed(say("reply.null_printed"), expected="nothing on stdout",
+        raise CheckFailed(say("reply.null_printed"), expected=say("brief.no_stdout"),
                           seen=empty.stdout.strip() or ctx.evidence(empty))
     if missing.returncode != 0 or has_traceback(missing) or missing.stdout.strip():
         raise CheckFailed(say("reply.absent", shape=shape, status=missing.returncode),
-                          expected="nothing on stdout, status 0",
+                          expected=say("brief.no_stdout_status_0"),
                           seen=missing.stdout.strip()[:200] or ctx.evidence(missing))
 
 
@@ -235,8 +240,8 @@ def test_http_error_one_line(ctx):
         if not re.search(rf"(?<!\d){code}(?!\d)", lines[0]) or squeezed(message) not in squeezed(lines[0]):
             raise CheckFailed(say("error.unnamed", code=code), expected=f"HTTP {code}: {squeezed(message)}",
                               seen=lines[0])
-    pages = [("an HTML page", "text/html; charset=utf-8", *inputs.html_error(rng), False),
-             ("plain text", "text/plain; charset=utf-8", *inputs.text_error(rng), True)]
+    pages = [(say("what.html_page"), "text/html; charset=utf-8", *inputs.html_error(rng), False),
+             (say("what.plain_text"), "text/plain; charset=utf-8", *inputs.text_error(rng), True)]
     rng.shuffle(pages)
     for body, content_type, code, text, named in pages:
         reply = reply_status(code, text=text, headers={"Content-Type": content_type})
@@ -273,8 +278,9 @@ def test_server_unreachable(ctx):
         raise CheckFailed(say("unreachable.status", status=result.returncode), seen=ctx.evidence(result))
     lines = said_lines(result)
     if len(lines) != 1 or f"127.0.0.1:{port}" not in lines[0]:
-        raise CheckFailed(say("unreachable.unnamed", base=base, count=len(lines)), expected=f"one line naming {base}",
-                          seen=" | ".join(lines)[:300] or "nothing")
+        raise CheckFailed(say("unreachable.unnamed", base=base, count=len(lines)),
+                          expected=say("brief.one_line_naming", base=base),
+                          seen=" | ".join(lines)[:300] or say("brief.nothing"))
 
 
 # --------------------------------------------------------------------------- E5: the REPL's edges
@@ -292,13 +298,14 @@ def test_repl_edges(ctx):
         child.send(blank + "\n")
         live.expect_prompt(3, say("doing.blank_line"))
         if live.between(1, 3):
-            raise CheckFailed(say("edges.sent_empty"), expected="no reply", seen=squeezed(live.between(1, 3))[:200])
+            raise CheckFailed(say("edges.sent_empty"), expected=say("brief.no_reply"),
+                              seen=squeezed(live.between(1, 3))[:200])
         live.interrupt(4)
         child.send(f"my name is {name}\n")
         live.expect_prompt(5, say("doing.after_ctrl_c", name=name))
         if live.after(4) != inputs.nice_to_meet(name):
             raise CheckFailed(say("edges.after_ctrl_c", name=name), expected=inputs.nice_to_meet(name),
-                              seen=live.after(4) or "nothing")
+                              seen=live.after(4) or say("brief.nothing"))
         child.close_stdin()
         result = live.finish(10, say("doing.end_of_input"))
     if has_traceback(result) or result.returncode != 0:

@@ -120,12 +120,12 @@ def request_messages(rng: random.Random) -> list[dict]:
 
 def reply_without_content(rng: random.Random, model: str) -> tuple[Reply, str]:
     """A 200 chat completion whose message has no `content` key at all (providers that leave
-    null fields out do this), and the message's shape in words. The contract's null content
+    null fields out do this), and the message's shape as a key of messages.toml. The contract's null content
     is an empty reply; a content that is not there is null content too."""
     call = {"id": f"call_{rng.getrandbits(40):010x}", "name": rng.choice(("read_file", "search", "list_dir")),
             "arguments": {"path": f"{rng.choice(ASCII_WORDS)}/{rng.choice(CJK_WORDS)}.py"}}
-    shapes = [("only a role", {}, None), ('a role and "refusal": null', {"refusal": None}, None),
-              ("a role and a tool call", {}, [call])]
+    shapes = [("what.only_role", {}, None), ("what.role_refusal", {"refusal": None}, None),  # messages.toml keys
+              ("what.role_call", {}, [call])]
     what, extra, calls = rng.choice(shapes)
     body = reply_json("", tool_calls=calls, model=model).json()
     message = body["choices"][0]["message"]

@@ -7,13 +7,16 @@ place the lists part, in words from messages.toml.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from grader.checkkit import short
+from grader.checkkit.messages import Messages
 
 
 def roles(messages: list) -> str:
     """`user, assistant, user` (or `nothing`): the shape of a list at a glance."""
     names = [str(m.get("role")) if isinstance(m, dict) else type(m).__name__ for m in messages]
-    return ", ".join(names) or "nothing"
+    return ", ".join(names) or Messages.for_day(Path(__file__).parent)("brief.nothing")
 
 
 def first_difference(say, seen: list, expected: list) -> str | None:

@@ -134,12 +134,9 @@ def test_sse_framing(ctx):
     """Generated streams with keep-alive comments (between events and between the data: lines of one event), CRLF line ends, no space after data:, payloads over several data: lines and "[DONE]" inside a delta's text: the reply the agent keeps is exactly the text that was sent."""
     rng = ctx.rng("sse-framing")
     model = model_name(ctx, "sse-framing")
-    kinds = [("a stream with CRLF line ends, no space after `data:` and keep-alive comments",
-              lambda k: ("\r\n", False, False), 0.5),
-             ("a stream whose every payload is spread over several `data:` lines, with comments",
-              lambda k: ("\n", True, True), 0.5),
-             ("a stream in which every event is framed its own way (CRLF or LF, with or without the space, "
-              "one or several `data:` lines), with comments between them", every_feature(rng, 12), 0.6)]
+    kinds = [(ctx.say("what.crlf_stream"), lambda k: ("\r\n", False, False), 0.5),
+             (ctx.say("what.multiline_stream"), lambda k: ("\n", True, True), 0.5),
+             (ctx.say("what.mixed_stream"), every_feature(rng, 12), 0.6)]
     turns = [(what, *_turn(rng, model, framing, comments, done))
              for (what, framing, comments), done in zip(kinds, _marked(rng, len(kinds)))]
     conversation = converse(ctx, "sse-framing", [reply_stream(reply.stream) for _, _, reply in turns])
@@ -151,14 +148,14 @@ def test_sse_split_anywhere(ctx):
     rng = ctx.rng("sse-split-anywhere")
     model = model_name(ctx, "sse-split-anywhere")
     turns = []
-    whats = ("the stream in one write per event", "the stream split at awkward places",
-             "the stream written one byte at a time")
-    for what, done in zip(whats, _marked(rng, len(whats))):
+    ways = ("what.split_per_event", "what.split_awkward", "what.split_byte")
+    for way, done in zip(ways, _marked(rng, len(ways))):
+        what = ctx.say(way)
         text, reply = _turn(rng, model, every_feature(rng, 10), 0.5, done)
         data = reply.stream.to_bytes()
-        if "awkward" in what:
+        if way == "what.split_awkward":
             reply.stream.split_at(*cut_points(rng, data, rng.randint(10, 25)))
-        elif "byte" in what:
+        elif way == "what.split_byte":
             reply.stream.split_at(*range(1, len(data)))
         turns.append((what, text, reply))
     conversation = converse(ctx, "sse-split-anywhere", [reply_stream(reply.stream) for _, _, reply in turns])
@@ -182,6 +179,7 @@ def test_stream_cut(ctx):
     cases = cut_cases(rng, model, _usage(rng))
     results = one_shots(ctx, "stream-cut", [reply_stream(reply.stream) for _, reply, _ in cases])
     for (what, _, expected), result in zip(cases, results):
+        what = say(what)
         errors = error_lines(result.stderr)
         if "Traceback" in result.stderr:
             raise CheckFailed(say("cut.crashed", what=what), seen=ctx.evidence(result))
@@ -205,6 +203,7 @@ def test_one_call_merged(ctx):
     """One tool call streamed in fragments (the first with the id and the name, arguments cut anywhere, continuations with an empty id) merges into exactly its id, name and arguments."""
     cases = one_call_cases(ctx.rng("one-call-merged"))
     for (what, expected, _), answer in zip(cases, merged(ctx, [chunks for _, _, chunks in cases])):
+        what = ctx.say(what)
         if "stub" in answer or "raised" in answer:
             raise CheckFailed(ctx.say("merge.raised", what=what, error=answer.get("stub") or answer.get("raised"),
                                       where=answer.get("where")))
@@ -247,8 +246,9 @@ def test_two_calls_interleaved(ctx):
         mine = shown[2 * turn:2 * turn + 2]
         if len(mine) != 2 or (turn and len(shown) != 4) or \
                 any(_shown_as(line) != (name, args) for line, (_, name, args) in zip(mine, calls)):
-            raise CheckFailed(say("calls.shown_wrong" + suffix, count=len(shown)), expected=" then ".join(expected),
-                              seen=" then ".join(seen) or "no call")
+            raise CheckFailed(say("calls.shown_wrong" + suffix, count=len(shown)),
+                              expected=say("brief.then").join(expected),
+                              seen=say("brief.then").join(seen) or say("brief.no_call"))
         state, message = conversation.reply_of(turn)
         sent = [(c.get("id"), (c.get("function") or {}).get("name")) for c in (message or {}).get("tool_calls")
                 or []] if state == "ok" else []
@@ -293,18 +293,18 @@ def test_usage_reported(ctx):
     with_call.finish("tool_calls").usage(*counts).done()
     without = Reply(rng, model).role().text(cut(rng, reply_text(rng), 3)).finish().done()
     first, second = one_shots(ctx, "usage-reported", [reply_stream(with_call.stream), reply_stream(without.stream)])
-    for result, what in ((first, "a reply with a usage chunk"), (second, "a reply without a usage chunk")):
+    for result, what in ((first, say("what.with_usage")), (second, say("what.without_usage"))):
         if result.returncode != 0 or error_lines(result.stderr):
             raise CheckFailed(say("usage.failed", what=what, status=result.returncode), seen=ctx.evidence(result))
     seen = tokens_lines(first.stderr)
     if seen != [counts]:
         raise CheckFailed(say("usage.counts_wrong", prompt=counts[0], completion=counts[1], count=len(seen)),
                           expected=f"  tokens: {counts[0]} in, {counts[1]} out",
-                          seen="; ".join(f"tokens: {a} in, {b} out" for a, b in seen) or "no tokens line")
+                          seen="; ".join(f"tokens: {a} in, {b} out" for a, b in seen) or say("brief.no_tokens_line"))
     order = [kind for kind in status_kinds(first.stderr) if kind in ("tokens", "call")]
     if order != ["tokens", "call"]:
-        raise CheckFailed(say("usage.order_wrong", seen=", ".join(order) or "neither"),
-                          expected="tokens, call", seen=", ".join(order) or "neither")
+        raise CheckFailed(say("usage.order_wrong", seen=", ".join(order) or say("brief.neither")),
+                          expected="tokens, call", seen=", ".join(order) or say("brief.neither"))
     estimated = tokens_lines(second.stderr)
     if len(estimated) != 1 or min(estimated[0]) <= 0:
         raise CheckFailed(say("usage.no_estimate", count=len(estimated)), seen=second.stderr.strip()[-300:])

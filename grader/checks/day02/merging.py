@@ -49,13 +49,13 @@ def awkward_cuts(rng: random.Random, text: str, extra: int) -> list[str]:
 
 
 def one_call_cases(rng: random.Random) -> list[tuple[str, tuple[str, str, dict], list[dict]]]:
-    """(what, (id, name, args), the provider's chunks) for one call, sent in every way providers do."""
+    """(what: a key of messages.toml, (id, name, args), the provider's chunks) for one call, sent in every way providers do."""
     cases = []
-    shapes = [("the first fragment brings only the id and the name", "empty"),
-              ("the first fragment also brings the start of the arguments", "start"),
-              ("all the arguments come in the first fragment", "whole"),
-              ('the first fragment has "arguments": null', "null"),
-              ("the arguments use \\u escapes and are cut inside them", "escaped")]
+    shapes = [("what.only_id_and_name", "empty"),  # what: keys of messages.toml
+              ("what.start_of_arguments", "start"),
+              ("what.all_arguments_first", "whole"),
+              ("what.arguments_null", "null"),
+              ("what.escaped_arguments", "escaped")]
     for what, shape in shapes:
         call = (call_id(rng), tool_name(rng), tool_args(rng))
         text = json.dumps(call[2], ensure_ascii=shape == "escaped")

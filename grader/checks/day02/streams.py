@@ -283,9 +283,9 @@ def cut_cases(rng: random.Random, model: str, usage: tuple[int, int]) -> list[tu
     error_object = start()
     error_object.stream.error(message)
     error_text = start().event({"error": other}).done()
-    return [("the complete stream (with [DONE])", whole, None),
-            ("a stream that ended after its last event, without [DONE]", after_event, "cut"),
-            ("a stream that ended in the middle of an event (inside a character)", inside, "cut"),
-            ("a stream whose connection broke mid-event", broken, "cut"),
-            ('a stream with an {"error": {"message": ...}} payload after some text', error_object, message),
-            ('a stream with an {"error": "..."} payload (a plain string) after some text', error_text, other)]
+    return [("what.complete", whole, None),  # keys of messages.toml
+            ("what.ended_after_event", after_event, "cut"),
+            ("what.ended_inside_event", inside, "cut"),
+            ("what.connection_broke", broken, "cut"),
+            ("what.error_object", error_object, message),
+            ("what.error_string", error_text, other)]

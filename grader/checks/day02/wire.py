@@ -121,10 +121,10 @@ def one_shots(ctx, name: str, replies: list) -> list[ChildResult]:
     return results
 
 
-def where_differs(expected: str, seen: str) -> str:
+def where_differs(say, expected: str, seen: str) -> str:
     """`at character N: expected '...', seen '...'` for two texts (quoted with repr)."""
     at = next((i for i, (a, b) in enumerate(zip(expected, seen)) if a != b), min(len(expected), len(seen)))
-    return f"at character {at}: expected {expected[at:at + 12]!r}, seen {seen[at:at + 12]!r}"
+    return say("brief.differs", at=at, expected=repr(expected[at:at + 12]), seen=repr(seen[at:at + 12]))
 
 
 def expect_texts(ctx, conversation: Conversation, turns: list[tuple[str, str]], key: str, *,
@@ -140,14 +140,14 @@ def expect_texts(ctx, conversation: Conversation, turns: list[tuple[str, str]], 
     for turn, (what, text) in enumerate(turns):
         state, message = conversation.reply_of(turn)
         if state != "ok":
-            problem = (f"the agent reported \"error ({errors[0][0]}): {errors[0][1]}\"" if errors
+            problem = (say("brief.reported", where=errors[0][0], error=errors[0][1]) if errors
                        else say("wire.no_request") if state == "no_request"
                        else say("wire.no_message", seen=json.dumps(message, ensure_ascii=False)[:200]))
             raise CheckFailed(say(f"{key}.not_read", what=what, problem=problem), seen=ctx.evidence(result))
         content = message.get("content")
         if content != text:
             seen = content if isinstance(content, str) else repr(content)
-            raise CheckFailed(say(f"{key}.text_wrong", what=what, where=where_differs(text, seen)),
+            raise CheckFailed(say(f"{key}.text_wrong", what=what, where=where_differs(say, text, seen)),
                               expected=repr(text), seen=repr(seen))
     if whole:
         history_problem(ctx, conversation, [text for _, text in turns])

@@ -75,7 +75,7 @@ def test_answers_from_file(ctx):
             continue
         if got == want.split("\n")[0]:
             raise CheckFailed(say("file.stopped", line=line), expected=want, seen=got)
-        raise CheckFailed(say("file.not_quoted", line=line), expected=want, seen=got or "nothing")
+        raise CheckFailed(say("file.not_quoted", line=line), expected=want, seen=got or say("brief.nothing"))
 
 
 def test_every_call_answered(ctx):
@@ -104,20 +104,20 @@ def test_every_call_answered(ctx):
     script = [calls_reply(rng, model, [(i, n, a) for i, (n, a, _) in zip(ids, calls)]), text_reply(rng, model, final)]
     result, requests, problems = serve(ctx, workspace, FakeModelServer(script, enforce_chain=True), model,
                                        prompt=words(rng, (3, 6)))
-    asked = " then ".join(f"{n}({json.dumps(a, ensure_ascii=False)}) [{i}]" for i, (n, a, _) in zip(ids, calls))
+    asked = say("brief.then").join(f"{n}({json.dumps(a, ensure_ascii=False)}) [{i}]" for i, (n, a, _) in zip(ids, calls))
     if len(requests) < 2:
         raise CheckFailed(say("calls.no_second", count=len(calls)), expected=asked, seen=ctx.evidence(result))
     messages = requests[1].messages
     at = next((k for k, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "assistant"), None)
     if at is None or [c[0] for c in provider_calls(messages[at])] != ids:
-        raise CheckFailed(say("calls.assistant_lost"), expected=asked, seen=shape(messages))
+        raise CheckFailed(say("calls.assistant_lost"), expected=asked, seen=shape(messages, say))
     answers = messages[at + 1:]
     wanted = [(i, text) for i, (_, _, text) in zip(ids, calls)]
     seen = [(m.get("tool_call_id"), m.get("content")) if isinstance(m, dict) and m.get("role") == "tool"
             else (f"({m.get('role') if isinstance(m, dict) else '?'})", None) for m in answers]
     if [i for i, _ in seen] != [i for i, _ in wanted]:
         raise CheckFailed(say("calls.ids_wrong", count=len(calls)), expected=", ".join(i for i, _ in wanted),
-                          seen=", ".join(str(i) for i, _ in seen) or "no tool message")
+                          seen=", ".join(str(i) for i, _ in seen) or say("brief.no_tool_message"))
     for k, ((i, want), (_, got)) in enumerate(zip(wanted, seen)):
         if got != want:
             name, args, _ = calls[k]
@@ -161,8 +161,8 @@ def test_round_cap(ctx):
     looping = [r for r in requests if last_user(r) == loop_line]
     loop_errors = [text for where, text in error_lines(result.stderr) if where == "loop"]
     if len(looping) != cap:
-        raise CheckFailed(say("cap.rounds", cap=cap, count=len(looping)), expected=f"{cap} requests",
-                          seen=f"{len(looping)} requests; " + ctx.evidence(result))
+        raise CheckFailed(say("cap.rounds", cap=cap, count=len(looping)), expected=say("brief.requests", count=cap),
+                          seen=say("brief.requests", count=len(looping)) + "; " + ctx.evidence(result))
     if len(loop_errors) != 1 or str(cap) not in loop_errors[0]:
         raise CheckFailed(say("cap.no_line", cap=cap, count=len(loop_errors)),
                           seen=" | ".join(loop_errors) or result.stderr[-300:])
@@ -177,8 +177,9 @@ def test_round_cap(ctx):
     rounds = [m for m in turn if isinstance(m, dict) and m.get("role") == "assistant"]
     answered = [m.get("tool_call_id") for m in turn if isinstance(m, dict) and m.get("role") == "tool"]
     if len(rounds) != cap or seen_ids != made or sorted(answered) != sorted(made):
-        raise CheckFailed(say("cap.history", cap=cap, calls=len(made)), expected=f"{cap} assistant messages; "
-                          f"{len(made)} tool messages", seen=shape(turn))
+        raise CheckFailed(say("cap.history", cap=cap, calls=len(made)),
+                          expected=say("brief.rounds_answered", rounds=cap, results=len(made)),
+                          seen=shape(turn, say))
     if result.returncode != 0 or final not in result.stdout:
         raise CheckFailed(say("cap.repl_stopped", status=result.returncode), expected=final,
                           seen=ctx.evidence(result))
@@ -210,26 +211,27 @@ def _cut_problem(say, text: str, limit: int, cut: object, flag: object, what: st
     if len(text) <= limit:
         if cut != text or flag is not False:
             return CheckFailed(say("cut.short_changed", what=what, length=len(text), limit=limit),
-                               expected=f"the text unchanged, False", seen=f"{len(str(cut))} characters, {flag!r}")
+                               expected=say("brief.unchanged"),
+                               seen=say("brief.chars_flag", count=len(str(cut)), flag=repr(flag)))
         return None
     if not isinstance(cut, str) or len(cut) > limit:
         return CheckFailed(say("cut.too_long", what=what, length=len(text), limit=limit),
-                           expected=f"at most {limit} characters", seen=f"{len(str(cut))} characters")
+                           expected=say("brief.at_most", limit=limit), seen=say("brief.chars", count=len(str(cut))))
     if flag is not True:
         return CheckFailed(say("cut.flag", what=what, length=len(text), limit=limit), expected="True", seen=repr(flag))
     if not declares(text, cut):
         return CheckFailed(say("cut.undeclared", what=what, length=len(text), limit=limit),
-                           expected=f"a note naming {len(text)} and how much of it is missing",
-                           seen=repr(_middle(text, cut)))
+                           expected=say("brief.note", length=len(text)),
+                           seen=repr(_middle(say, text, cut)))
     return None
 
 
-def _middle(text: str, cut: str) -> str:
+def _middle(say, text: str, cut: str) -> str:
     """The part of a result that is not the original's start or end: where a note would be."""
     from .cuts import kept_of
     kept = kept_of(text, cut)
     middle = cut[kept.head:len(cut) - kept.tail] if kept.head + kept.tail <= len(cut) else ""
-    return middle or f"(nothing between {kept.head} characters of the start and {kept.tail} of the end)"
+    return middle or say("brief.nothing_between", head=kept.head, tail=kept.tail)
 
 
 def test_truncation_declared(ctx):
@@ -253,7 +255,7 @@ def test_truncation_declared(ctx):
     limit = _constant(ctx, "mca/tools/truncate.py", "MAX_RESULT_CHARS", DEFAULT_LIMIT)
     answer = answers[-1]
     what = say("cut.file", name=name, length=len(big))
-    message, why = tool_message(answer) if not broke(answer) else (None, broke(answer))
+    message, why = tool_message(answer, say) if not broke(answer) else (None, broke(answer))
     if message is None:
         raise CheckFailed(say("cut.raised", what=what, error=why))
     if str(message.get("content")).startswith("error:"):
@@ -285,7 +287,7 @@ def test_tail_kept(ctx):
             raise CheckFailed(say("cut.raised", what=what, error=broke(answer) or answer["shape"]))
         results.append((what, text, answer.get("text"), first_, last_))
     what = say("cut.file", name=name, length=len(big))
-    message, why = tool_message(answers[-1]) if not broke(answers[-1]) else (None, broke(answers[-1]))
+    message, why = tool_message(answers[-1], say) if not broke(answers[-1]) else (None, broke(answers[-1]))
     if message is None:
         raise CheckFailed(say("cut.raised", what=what, error=why))
     if str(message.get("content")).startswith("error:"):
@@ -331,30 +333,31 @@ def _escape_scene(ctx, rng):
     os.symlink(elsewhere, workdir / dir_out)
     os.symlink(sibling / "secret.txt", workdir / deep.split("/")[0] / "deep_link.txt")
     sub = deep.split("/")[0]
+    say = ctx.say
     refused = [
-        ("a path with ..", "read_file", {"path": f"../{elsewhere.name}/secret.txt"}),
-        ("a path that climbs out from a subdirectory", "read_file", {"path": f"{sub}/../../{sibling.name}/secret.txt"}),
-        ("an absolute path outside", "read_file", {"path": str(elsewhere / "secret.txt")}),
-        ("an absolute path into a directory whose name starts like the workdir's", "read_file",
+        (say("what.dotdot"), "read_file", {"path": f"../{elsewhere.name}/secret.txt"}),
+        (say("what.climbs_out"), "read_file", {"path": f"{sub}/../../{sibling.name}/secret.txt"}),
+        (say("what.absolute_outside"), "read_file", {"path": str(elsewhere / "secret.txt")}),
+        (say("what.prefix_sibling"), "read_file",
          {"path": str(sibling / "secret.txt")}),
-        ("a symlink inside the workdir that points out", "read_file", {"path": link_out}),
-        ("a file under a linked directory that points out", "read_file", {"path": f"{dir_out}/secret.txt"}),
-        ("a symlink in a subdirectory that points out", "read_file", {"path": f"{sub}/deep_link.txt"}),
-        ("list_dir on ..", "list_dir", {"path": ".."}),
-        ("list_dir through a linked directory that points out", "list_dir", {"path": dir_out}),
-        ("list_dir on an absolute path outside", "list_dir", {"path": str(root)}),
-        ("grep in ..", "grep", {"pattern": needle, "path": ".."}),
-        ("grep through a linked directory that points out", "grep", {"pattern": needle, "path": dir_out}),
-        ("grep of a symlink that points out", "grep", {"pattern": needle, "path": link_out}),
+        (say("what.link_out"), "read_file", {"path": link_out}),
+        (say("what.under_linked_dir"), "read_file", {"path": f"{dir_out}/secret.txt"}),
+        (say("what.deep_link_out"), "read_file", {"path": f"{sub}/deep_link.txt"}),
+        (say("what.list_dotdot"), "list_dir", {"path": ".."}),
+        (say("what.list_linked_dir"), "list_dir", {"path": dir_out}),
+        (say("what.list_absolute_outside"), "list_dir", {"path": str(root)}),
+        (say("what.grep_dotdot"), "grep", {"pattern": needle, "path": ".."}),
+        (say("what.grep_linked_dir"), "grep", {"pattern": needle, "path": dir_out}),
+        (say("what.grep_link_out"), "grep", {"pattern": needle, "path": link_out}),
     ]
     allowed = [
-        ("an absolute path inside the workdir", "read_file", {"path": str(workdir / plain)}, inside[plain]),
-        ("a path with .. that stays inside", "read_file", {"path": f"{sub}/../{plain}"}, inside[plain]),
-        ("a file whose name starts with ..", "read_file", {"path": dotted}, inside[dotted]),
-        ("a symlink that points inside", "read_file", {"path": link_in}, inside[plain]),
-        ("./ and a subdirectory", "read_file", {"path": f"./{deep}"}, inside[deep]),
-        ("list_dir on sub/..", "list_dir", {"path": f"{sub}/.."}, None),
-        ("grep of the whole workdir, links pointing out among its files", "grep", {"pattern": needle, "path": "."},
+        (say("what.absolute_inside"), "read_file", {"path": str(workdir / plain)}, inside[plain]),
+        (say("what.dotdot_inside"), "read_file", {"path": f"{sub}/../{plain}"}, inside[plain]),
+        (say("what.dotted_name"), "read_file", {"path": dotted}, inside[dotted]),
+        (say("what.link_in"), "read_file", {"path": link_in}, inside[plain]),
+        (say("what.dot_slash_sub"), "read_file", {"path": f"./{deep}"}, inside[deep]),
+        (say("what.list_sub_dotdot"), "list_dir", {"path": f"{sub}/.."}, None),
+        (say("what.grep_workdir"), "grep", {"pattern": needle, "path": "."},
          None),
     ]
     rng.shuffle(refused)
@@ -373,13 +376,13 @@ def test_path_escape_refused(ctx):
         call = f"{name}({json.dumps(args, ensure_ascii=False)})"
         if broke(answer):
             raise CheckFailed(say("path.raised", what=what, call=call, error=broke(answer)))
-        message, why = tool_message(answer)
+        message, why = tool_message(answer, say)
         content = message.get("content") if message else None
         if not isinstance(content, str):
-            raise CheckFailed(say("path.no_result", what=what, call=call, why=why or "no content"))
+            raise CheckFailed(say("path.no_result", what=what, call=call, why=why or say("brief.no_content")))
         leaked = [s for s in secrets if s in content]
         if leaked:
-            raise CheckFailed(say("path.leaked", what=what, call=call), expected="no text from outside the workdir",
+            raise CheckFailed(say("path.leaked", what=what, call=call), expected=say("brief.nothing_outside"),
                               seen=repr(content[:200]))
         refusal = content.startswith("error:")
         if any(args is a for _, _, a in refused):
@@ -398,7 +401,7 @@ def test_path_escape_refused(ctx):
 
 # --------------------------------------------------------------------------- E4: bad calls
 
-def _bad_calls(rng, good_file: str, good_text: str):
+def _bad_calls(say, rng, good_file: str, good_text: str):
     """(what, op, the words the error must name or None for a good call, expected content)."""
     unknown = rng.choice(["delete_files", "summon", "write_all", "读取文件", "fetch_url"]) + "_" + token(rng, 4)
     wrong = rng.choice([7, 3.5, True, None, ["calc.py"], {"path": "calc.py"}])
@@ -406,19 +409,19 @@ def _bad_calls(rng, good_file: str, good_text: str):
     broken = rng.choice(['{"path": "calc.py"', '{"path": calc.py}', "{'path': 'calc.py'}", '{"path": "calc.py",}',
                          '[{"path"'])
     cases = [
-        ("arguments that are not valid JSON", "read_file", {"raw": broken}, ["JSON"]),
-        ("read_file without its path", "read_file", {"args": {}}, ["path"]),
-        ("grep without its pattern", "grep", {"args": {"path": "."}}, ["pattern"]),
-        (f"read_file with a path of {json.dumps(wrong)}", "read_file", {"args": {"path": wrong}}, ["path"]),
-        (f"grep with a pattern of {json.dumps(wrong_pattern)}", "grep", {"args": {"pattern": wrong_pattern}},
+        (say("what.not_json"), "read_file", {"raw": broken}, ["JSON"]),
+        (say("what.read_no_path"), "read_file", {"args": {}}, ["path"]),
+        (say("what.grep_no_pattern"), "grep", {"args": {"path": "."}}, ["pattern"]),
+        (say("what.read_wrong_path", value=json.dumps(wrong)), "read_file", {"args": {"path": wrong}}, ["path"]),
+        (say("what.grep_wrong_pattern", value=json.dumps(wrong_pattern)), "grep", {"args": {"pattern": wrong_pattern}},
          ["pattern"]),
-        (f"list_dir with a path of {json.dumps(wrong)}", "list_dir", {"args": {"path": wrong}}, ["path"]),
-        (f"a tool that does not exist ({unknown})", unknown, {"args": {"path": good_file}}, [unknown]),
+        (say("what.list_wrong_path", value=json.dumps(wrong)), "list_dir", {"args": {"path": wrong}}, ["path"]),
+        (say("what.unknown_tool", name=unknown), unknown, {"args": {"path": good_file}}, [unknown]),
     ]
     goods = [
-        ("a good read_file among them", "read_file", {"args": {"path": good_file}}, None, good_text),
-        ("list_dir without its optional path", "list_dir", {"args": {}}, None, None),
-        ("grep without its optional path", "grep", {"args": {"pattern": re.escape(good_text.split()[0])}}, None, None),
+        (say("what.good_read"), "read_file", {"args": {"path": good_file}}, None, good_text),
+        (say("what.list_no_path"), "list_dir", {"args": {}}, None, None),
+        (say("what.grep_no_path"), "grep", {"args": {"pattern": re.escape(good_text.split()[0])}}, None, None),
     ]
     cases = [(*c, None) for c in cases] + goods
     rng.shuffle(cases)
@@ -432,7 +435,7 @@ def test_bad_args_become_result(ctx):
     workdir = ctx.workspace("bad-args-become-result").resolve()
     good_file, good_text = inputs.file_name(rng, (".txt",)), inputs.text_file(rng)
     write_files(workdir, {good_file: good_text})
-    cases = _bad_calls(rng, good_file, good_text)
+    cases = _bad_calls(say, rng, good_file, good_text)
     ops = []
     for k, (_, name, how, _, _) in enumerate(cases):
         ops.append(call_op(f"call_{token(rng, 6)}_{k}", name, how.get("args"), how.get("raw")))
@@ -440,7 +443,7 @@ def test_bad_args_become_result(ctx):
     for (what, name, how, names, expected), answer, op in zip(cases, answers, ops):
         if broke(answer):
             raise CheckFailed(say("args.raised", what=what, error=broke(answer)))
-        message, why = tool_message(answer)
+        message, why = tool_message(answer, say)
         if message is None or message.get("tool_call_id") != op["id"] or message.get("role") != "tool":
             raise CheckFailed(say("args.no_message", what=what, why=why or json.dumps(message, ensure_ascii=False)))
         content = message.get("content")
@@ -487,7 +490,7 @@ def test_read_tools_marked(ctx):
         parameters = (schemas.get(name) or {}).get("parameters") or {}
         if parameters.get("type") != "object" or sorted(parameters.get("required", [])) != required \
                 or "path" not in (parameters.get("properties") or {}):
-            raise CheckFailed(say("marked.schema", name=name, required=", ".join(required) or "nothing"),
+            raise CheckFailed(say("marked.schema", name=name, required=", ".join(required) or say("brief.nothing")),
                               seen=json.dumps(parameters, ensure_ascii=False)[:200])
 
 

@@ -45,11 +45,11 @@ def broke(answer: dict) -> str | None:
     return None
 
 
-def tool_message(answer: dict) -> tuple[dict | None, str]:
+def tool_message(answer: dict, say) -> tuple[dict | None, str]:
     """The one tool message run_call added, and a word on what is wrong with the history otherwise."""
     messages = answer.get("messages")
     if not isinstance(messages, list) or len(messages) != 1 or not isinstance(messages[0], dict):
-        return None, f"{len(messages) if isinstance(messages, list) else 'no'} messages"
+        return None, say("brief.messages", count=len(messages)) if isinstance(messages, list) else say("brief.no_messages")
     return messages[0], ""
 
 

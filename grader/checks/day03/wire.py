@@ -63,8 +63,8 @@ def provider_calls(message: object) -> list[tuple[object, object, object]]:
     return found
 
 
-def shape(messages: list) -> str:
-    """`system, user, assistant(2 calls), tool, tool`: a history at a glance."""
+def shape(messages: list, say) -> str:
+    """`system, user, assistant(2 calls), tool, tool`: a history at a glance (`say`: the day's messages)."""
     parts = []
     for m in messages:
         if not isinstance(m, dict):
@@ -72,8 +72,9 @@ def shape(messages: list) -> str:
             continue
         role = str(m.get("role"))
         calls = m.get("tool_calls") or []
-        parts.append(f"{role}({len(calls)} call{'s' if len(calls) != 1 else ''})" if calls else role)
-    return ", ".join(parts) or "no messages"
+        parts.append(say("brief.role_calls_one" if len(calls) == 1 else "brief.role_calls", role=role,
+                         count=len(calls)) if calls else role)
+    return ", ".join(parts) or say("brief.no_messages")
 
 
 def serve(ctx, workspace, server: FakeModelServer, model: str, *, prompt: str | None = None,

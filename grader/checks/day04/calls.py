@@ -16,6 +16,7 @@ from pathlib import Path
 
 from grader.checkkit import CheckFailed, ChildResult
 from grader.checkkit.failures import short
+from grader.checkkit.messages import Messages
 
 
 def harness_answer(ctx, name: str, job: dict, label: str, timeout: float = 10) -> tuple[dict, ChildResult]:
@@ -76,7 +77,8 @@ def refused(entry: dict) -> bool:
 def said(entry: dict) -> str:
     """What a call gave back, for a message."""
     if "content" in entry:
-        return short(" | ".join(entry["content"].splitlines()) or "(an empty result)", 200)
+        return short(" | ".join(entry["content"].splitlines())
+                     or Messages.for_day(Path(__file__).parent)("brief.empty_result"), 200)
     return short(entry.get("raised") or entry.get("stub") or "?", 200)
 
 

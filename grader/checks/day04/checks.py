@@ -85,14 +85,14 @@ def test_fix_and_verify(ctx):
     after = read_text(calc)
     if after == before["calc.py"]:
         if "edit_file" not in calls:
-            raise CheckFailed(say("fix.no_edit", calls=", ".join(calls) or "none"),
-                              seen=" | ".join(result.stdout.strip().splitlines())[-300:] or "nothing on stdout")
+            raise CheckFailed(say("fix.no_edit", calls=", ".join(calls) or say("brief.none")),
+                              seen=" | ".join(result.stdout.strip().splitlines())[-300:] or say("brief.no_stdout"))
         failed = [name for name, state in outcomes if state == "failed"]
-        raise CheckFailed(say("fix.edit_failed", failed=", ".join(failed) or "none"),
+        raise CheckFailed(say("fix.edit_failed", failed=", ".join(failed) or say("brief.none")),
                           seen=" | ".join(result.stdout.strip().splitlines())[-300:])
     if after != expected_calc:
-        raise CheckFailed(say("fix.wrong_edit"), expected=f"{before['calc.py'].count(chr(10))} lines with the "
-                          "one return line guarded", seen=changed_lines(before["calc.py"], after))
+        raise CheckFailed(say("fix.wrong_edit"), expected=say("brief.guarded", lines=before["calc.py"].count(chr(10))),
+                          seen=changed_lines(say, before["calc.py"], after))
     for name, text in before.items():
         if name != "calc.py" and read_text(ws / name) != text:
             raise CheckFailed(say("fix.touched", name=name))
@@ -101,18 +101,18 @@ def test_fix_and_verify(ctx):
         raise CheckFailed(say("fix.left_behind", names=", ".join(left)))
     if calls != ["run_command", "edit_file", "run_command"]:
         raise CheckFailed(say("fix.calls"), expected="run_command, edit_file, run_command",
-                          seen=", ".join(calls) or "no tool calls")
+                          seen=", ".join(calls) or say("brief.no_calls"))
     final = f"All {total} tests pass."
     if final not in result.stdout:
         raise CheckFailed(say("fix.no_report", total=total), expected=final,
-                          seen=result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "nothing")
+                          seen=result.stdout.strip().splitlines()[-1] if result.stdout.strip() else say("brief.nothing"))
 
 
-def changed_lines(before: str, after: str) -> str:
+def changed_lines(say, before: str, after: str) -> str:
     old, new = before.splitlines(), after.splitlines()
     gone = [line for line in old if line not in new]
     came = [line for line in new if line not in old]
-    return f"removed {gone[:3]}, added {came[:3]}"
+    return say("brief.changed_lines", removed=gone[:3], added=came[:3])
 
 
 # --------------------------------------------------------------------------- E1: edit_file
@@ -124,15 +124,17 @@ def applied(ctx, entry: dict, path: Path, expected: str, what: str) -> None:
         raise CheckFailed(ctx.say("edit.unique_refused", what=what), seen=said(entry))
     now = read_text(path)
     if now != expected:
-        raise CheckFailed(ctx.say("edit.unique_wrong", what=what), expected=f"{len(expected)} characters, "
-                          "one replacement", seen=f"{len(now or '')} characters: " + changed_lines(expected, now or ""))
+        raise CheckFailed(ctx.say("edit.unique_wrong", what=what),
+                          expected=ctx.say("brief.one_replacement", count=len(expected)),
+                          seen=ctx.say("brief.chars_then", count=len(now or ""),
+                                       then=changed_lines(ctx.say, expected, now or "")))
 
 
 def unchanged(ctx, entry: dict, before: dict, kind: str, count: int = 0) -> None:
     """A refused edit wrote nothing: same inode, mtime, size and bytes."""
     if entry.get("watch") != before:
         raise CheckFailed(ctx.say("edit.written_anyway", kind=kind, count=count),
-                          expected="the file not written at all", seen=f"{before} -> {entry.get('watch')}")
+                          expected=ctx.say("brief.not_written"), seen=f"{before} -> {entry.get('watch')}")
 
 
 def test_edit_ambiguous_refused(ctx):
@@ -145,7 +147,7 @@ def test_edit_ambiguous_refused(ctx):
     path = work / name
     write_text(path, text)
     before = Stamp.of(path).__dict__
-    cases = [("a whole line", repeated, line_count), ("a piece of some lines", piece, piece_count)]
+    cases = [(say("what.whole_line"), repeated, line_count), (say("what.piece"), piece, piece_count)]
     rng.shuffle(cases)
     calls = [["edit_file", {"path": name, "old": old, "new": new[i]}] for i, (_, old, _) in enumerate(cases)]
     calls.append(["edit_file", {"path": name, "old": unique, "new": "    " + new[2]}])
@@ -154,14 +156,14 @@ def test_edit_ambiguous_refused(ctx):
         stub_in(ctx, entry, "edit_file")
         if not refused(entry):
             now, given = (entry.get("watch") or {}).get("sha"), new[index]
-            how = ("every one was replaced" if now == sha(text.replace(old, given))
-                   else "the first was replaced" if now == sha(text.replace(old, given, 1))
-                   else "the file was left as it was" if now == sha(text) else "the file was changed")
+            how = say("brief.every_replaced" if now == sha(text.replace(old, given))
+                      else "brief.first_replaced" if now == sha(text.replace(old, given, 1))
+                      else "brief.left_as_it_was" if now == sha(text) else "brief.file_changed")
             raise CheckFailed(say("edit.ambiguous_accepted", kind=kind, count=count, how=how), seen=said(entry))
         if not re.search(rf"(?<![\d.]){count}(?![\d.])", entry["content"]):
             raise CheckFailed(say("edit.no_count", kind=kind, count=count), seen=said(entry))
         unchanged(ctx, entry, before, kind, count)
-    applied(ctx, results[-1], path, text.replace(unique, "    " + new[2]), "two whole lines that appear once")
+    applied(ctx, results[-1], path, text.replace(unique, "    " + new[2]), say("what.two_unique_lines"))
 
 
 def test_edit_missing_refused(ctx):
@@ -179,11 +181,12 @@ def test_edit_missing_refused(ctx):
     calls.append(["edit_file", {"path": name, "old": present, "new": replacement}])
     results = tool_calls(ctx, "edit-missing", work, calls, watch=path)
     for (kind, old), entry in zip(misses, results):
+        kind = say(kind)
         stub_in(ctx, entry, "edit_file")
         if not refused(entry):
             raise CheckFailed(say("edit.missing_accepted", kind=kind), seen=said(entry))
         unchanged(ctx, entry, before, kind)
-    applied(ctx, results[-1], path, text.replace(present, replacement), "a line that appears once")
+    applied(ctx, results[-1], path, text.replace(present, replacement), say("what.unique_line"))
 
 
 # --------------------------------------------------------------------------- E2: the time limit
@@ -212,25 +215,26 @@ def test_timeout_kills_group(ctx):
         raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
     if alive.get("grandchild"):
         raise CheckFailed(say("timeout.grandchild_alive", limit=limit, after=answer.get("after")),
-                          expected="no process of the command left", seen=say("timeout.came_back", how=came_back(
-                              answer)))
+                          expected=say("brief.no_process_left"),
+                          seen=say("timeout.came_back", how=came_back(say, answer)))
     if not answer.get("returned"):
-        raise CheckFailed(say("timeout.hung", limit=limit, grace=2), expected=f"back within {limit + 2:g} s",
-                          seen=f"still waiting after {seconds} s")
+        raise CheckFailed(say("timeout.hung", limit=limit, grace=2), expected=say("brief.back_within", seconds=limit + 2),
+                          seen=say("brief.still_waiting", seconds=seconds))
     if alive.get("shell"):
         raise CheckFailed(say("timeout.shell_alive", limit=limit))
     if seconds > limit + 2.0:
-        raise CheckFailed(say("timeout.slow", limit=limit, seconds=seconds), expected=f"at most {limit + 2:g} s",
+        raise CheckFailed(say("timeout.slow", limit=limit, seconds=seconds),
+                          expected=say("brief.at_most_seconds", seconds=limit + 2),
                           seen=f"{seconds} s")
     if seconds < limit * 0.8:
-        raise CheckFailed(say("timeout.early", limit=limit, seconds=seconds), seen=came_back(answer))
+        raise CheckFailed(say("timeout.early", limit=limit, seconds=seconds), seen=came_back(say, answer))
 
 
-def came_back(answer: dict) -> str:
+def came_back(say, answer: dict) -> str:
     entry = answer.get("result")
     if not answer.get("returned") or entry is None:
-        return "the call had not come back"
-    return f"after {answer.get('seconds')} s: {said(entry)}"
+        return say("brief.not_back")
+    return say("brief.back_after", seconds=answer.get("seconds"), said=said(entry))
 
 
 def test_timeout_reported(ctx):
@@ -247,8 +251,8 @@ def test_timeout_reported(ctx):
     results = tool_calls(ctx, "timeout-reported", work, calls, timeout=limit, deadline=limit + 3)
     stopped, done = results
     if "hung" in stopped:
-        raise CheckFailed(say("timeout.hung", limit=limit, grace=3), expected=f"back within {limit + 2:g} s",
-                          seen=f"still waiting after {limit + 3:g} s")
+        raise CheckFailed(say("timeout.hung", limit=limit, grace=3), expected=say("brief.back_within", seconds=limit + 2),
+                          seen=say("brief.still_waiting", seconds=f"{limit + 3:g}"))
     if "raised" in stopped:
         raise CheckFailed(say("timeout.raised", error=stopped["raised"], where=stopped.get("where")))
     stub_in(ctx, stopped, "run_command")
@@ -284,8 +288,8 @@ def test_exit_status_reported(ctx):
              ["run_command", {"command": f"exit {codes[1]}"}],
              ["run_command", {"command": "cat b.txt"}]]
     results = tool_calls(ctx, "exit-status", work, calls)
-    for (what, code), entry in zip([("after printing a line", codes[0]), ("silently", codes[1]),
-                                    ("a command that succeeds", 0)], results):
+    for (what, code), entry in zip([(say("what.after_a_line"), codes[0]), (say("what.silently"), codes[1]),
+                                    (say("what.succeeds"), 0)], results):
         stub_in(ctx, entry, "run_command")
         claimed = statuses(entry.get("content", ""))
         if code and code not in claimed:
@@ -323,10 +327,10 @@ def test_stderr_captured(ctx):
         raise CheckFailed(say("streams.small_cut"), seen=said(short_run))
     content = long_run.get("content", "")
     for stream, lines in big.items():
-        for end, line in (("first", lines[0]), ("last", lines[-1])):
+        for end, line in ((say("what.first_line"), lines[0]), (say("what.last_line"), lines[-1])):
             if line not in content:
                 raise CheckFailed(say("streams.end_lost", stream=stream, end=end, count=len(lines)),
-                                  expected=line, seen=f"{len(content)} characters: {said(long_run)}")
+                                  expected=line, seen=say("brief.chars_then", count=len(content), then=said(long_run)))
     if not CUT.search(content):
         raise CheckFailed(say("streams.cut_silent"), seen=said(long_run))
 
@@ -350,9 +354,9 @@ def test_write_outside_refused(ctx):
     dotted = f"{sub}/../{inputs.file_name(rng)}"
     contents = [mixed_text(rng) + "\n" for _ in range(6)]
     bad = [("`../NAME`", f"../{inputs.file_name(rng)}"),
-           ("an absolute path outside", str(outside / inputs.file_name(rng))),
-           ("a path through a symlinked directory that leads out", f"{link_dir.name}/{inputs.file_name(rng)}"),
-           ("a symlink to a file outside", link_file.name)]
+           (say("what.absolute_outside"), str(outside / inputs.file_name(rng))),
+           (say("what.through_linked_dir"), f"{link_dir.name}/{inputs.file_name(rng)}"),
+           (say("what.link_to_outside"), link_file.name)]
     rng.shuffle(bad)
     calls = [["write_file", {"path": path, "content": contents[i]}] for i, (_, path) in enumerate(bad)]
     calls += [["write_file", {"path": nested, "content": contents[4]}],
@@ -365,22 +369,27 @@ def test_write_outside_refused(ctx):
             if not refused(entry):
                 wrote = kind
                 break
-        raise CheckFailed(say("outside.written", kind=wrote), expected="nothing outside the workdir changed",
-                          seen=f"new beside the workdir: {sorted(set(p.name for p in root.iterdir()) - set(root_before))}; "
-                               f"changed outside: {sorted(k for k in set(tree(outside)) | set(outside_before) if tree(outside).get(k) != outside_before.get(k))}")
+        beside = sorted(set(p.name for p in root.iterdir()) - set(root_before))
+        now_outside = tree(outside)
+        changed = sorted(k for k in set(now_outside) | set(outside_before) if now_outside.get(k) != outside_before.get(k))
+        raise CheckFailed(say("outside.written", kind=wrote), expected=say("brief.nothing_outside_changed"),
+                          seen=say("brief.outside_changes", beside=beside, changed=changed))
     if not link_file.is_symlink():
         raise CheckFailed(say("outside.link_replaced", name=link_file.name))
     for (kind, path), entry in zip(bad, results):
         stub_in(ctx, entry, "write_file")
         if not refused(entry):
             raise CheckFailed(say("outside.not_refused", kind=kind, path=path), seen=said(entry))
-    for (kind, path, text), entry in zip([("new directories", nested, contents[4]),
-                                          ("a `..` that stays inside", dotted, contents[5])], results[4:]):
+    for (kind, path, text), entry in zip([(say("what.new_directories"), nested, contents[4]),
+                                          (say("what.dotdot_inside"), dotted, contents[5])], results[4:]):
         stub_in(ctx, entry, "write_file")
         now = read_text((work / path).resolve())
         if refused(entry) or now != text:
             raise CheckFailed(say("outside.inside_failed", kind=kind, path=path),
-                              expected=f"{len(text)} characters written", seen=said(entry))
+                              expected=say("brief.chars_written", count=len(text)), seen=said(entry))
+
+
+STEPS = {"new": "what.step_new", "overwrite": "what.step_overwrite"}  # the clean writes, as messages name them
 
 
 def test_write_is_atomic(ctx):
@@ -408,9 +417,11 @@ def test_write_is_atomic(ctx):
         entry = steps.get(step) or {}
         stub_in(ctx, entry, "write_file")
         if entry.get("sha") != sha(text["unit"] * text["count"]):
-            raise CheckFailed(say("atomic.clean_wrong", step=step), seen=f"{entry.get('size')} bytes")
+            raise CheckFailed(say("atomic.clean_wrong", step=say(STEPS[step])),
+                              seen=say("brief.bytes", size=entry.get("size")))
         if entry.get("listing") != sorted([clean["name"], blocker]):
-            raise CheckFailed(say("atomic.stray", step=step), expected=sorted([clean["name"], blocker]),
+            raise CheckFailed(say("atomic.stray", step=say(STEPS[step])),
+                              expected=sorted([clean["name"], blocker]),
                               seen=entry.get("listing"))
     failing = steps.get("failing") or {}
     if failing.get("listing") != sorted([clean["name"], blocker]):
@@ -419,7 +430,8 @@ def test_write_is_atomic(ctx):
     known = {sha(s["unit"] * s["count"]): name for name, s in
              [("the old content", old)] + [(f"new content {i + 1}", v) for i, v in enumerate(versions)]}
     sizes = {name: len((s["unit"] * s["count"]).encode("utf-8")) for name, s in
-             [("old", old)] + [(f"new {i + 1}", v) for i, v in enumerate(versions)]}
+             [(say("what.version_old"), old)] + [(say("what.version_new", number=i + 1), v)
+                                                  for i, v in enumerate(versions)]}
     rounds = answer.get("rounds") or []
     if len(rounds) != len(job["delays"]):
         raise CheckFailed(say("atomic.rounds", done=len(rounds), total=len(job["delays"])))
@@ -430,9 +442,9 @@ def test_write_is_atomic(ctx):
             raise CheckFailed(say("atomic.missing", number=number, delay=round(job["delays"][number - 1] * 1000)))
         if entry.get("sha") not in known:
             raise CheckFailed(say("atomic.mixed", number=number, delay=round(job["delays"][number - 1] * 1000)),
-                              expected="the old content or one new content, whole: " +
-                              ", ".join(f"{k} {v} bytes" for k, v in sizes.items()),
-                              seen=f"{entry.get('size')} bytes that match none of them")
+                              expected=say("brief.whole_versions", versions=", ".join(
+                                  say("brief.version_bytes", version=k, size=v) for k, v in sizes.items())),
+                              seen=say("brief.bytes_unknown", size=entry.get("size")))
 
 
 # --------------------------------------------------------------------------- bonus
@@ -464,9 +476,10 @@ def test_crlf_edit(ctx):
             now = handle.read().decode("utf-8", errors="replace")
         if now != expected[ending]:
             bare = len(re.findall(r"(?<!\r)\n", now))
-            raise CheckFailed(say("crlf.endings", ending=ending), expected=f"{expected[ending].count(chr(10))} "
-                              f"line ends, all {'CRLF' if ending == 'crlf' else 'LF'}",
-                              seen=f"{now.count(chr(13) + chr(10))} CRLF and {bare} bare LF")
+            raise CheckFailed(say("crlf.endings", ending=ending),
+                              expected=say("brief.line_ends", count=expected[ending].count(chr(10)),
+                                           kind="CRLF" if ending == "crlf" else "LF"),
+                              seen=say("brief.crlf_and_lf", crlf=now.count(chr(13) + chr(10)), lf=bare))
 
 
 def test_mode_kept(ctx):
@@ -486,10 +499,10 @@ def test_mode_kept(ctx):
              ["edit_file", {"path": names[1], "old": line, "new": f"echo {rng.choice(CJK_WORDS)}"}],
              ["write_file", {"path": names[2], "content": mixed_text(rng) + "\n"}]]
     results = tool_calls(ctx, "mode-kept", work, calls, umask=umask)
-    expect = [("write_file over an existing file", modes[0]), ("edit_file", modes[1]),
-              ("write_file of a new file", 0o666 & ~umask)]
-    for (what, mode), name, entry in zip(expect, names, results):
-        stub_in(ctx, entry, what.split()[0])
+    expect = [("write_file", say("what.write_existing"), modes[0]), ("edit_file", "edit_file", modes[1]),
+              ("write_file", say("what.write_new"), 0o666 & ~umask)]
+    for (tool, what, mode), name, entry in zip(expect, names, results):
+        stub_in(ctx, entry, tool)
         if refused(entry):
             raise CheckFailed(say("mode.refused", what=what), seen=said(entry))
         now = stat.S_IMODE((work / name).stat().st_mode)

@@ -96,9 +96,9 @@ def missing_cases(rng: random.Random) -> tuple[str, list[str], list[tuple[str, s
         indented = [line for line in lines if line.startswith("    ")]
         spaced = indented[0].replace("    ", "\t", 1) if indented else " " + target
         elsewhere = f"{word(rng)} = {mixed_text(rng, (3, 5))!r}"
-        misses = [("a near miss (one character differs)", swapped),
-                  ("the right text with other whitespace", spaced),
-                  ("text from another file", elsewhere)]
+        misses = [("what.near_miss", swapped),  # kinds: keys of messages.toml
+                  ("what.other_whitespace", spaced),
+                  ("what.from_elsewhere", elsewhere)]
         if all(old not in text for _, old in misses):
             rng.shuffle(misses)
             return text, lines, misses, target

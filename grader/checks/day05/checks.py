@@ -69,12 +69,12 @@ def test_read_only_auto(ctx):
             first = (prompt_lines(child) or [""])[0]
             if asked and "write_file" not in first:
                 child.kill()
-                raise CheckFailed(say("auto.asked"), expected="no prompt for read_file, list_dir, grep",
+                raise CheckFailed(say("auto.asked"), expected=say("brief.no_prompt_for", what="read_file, list_dir, grep"),
                                   seen=first)
             if len(chat_requests(server)) < 2:
                 raise CheckFailed(say("auto.no_results"), seen=screen_tail(child))
             if not asked:
-                raise CheckFailed(say("auto.write_not_asked"), expected="a prompt for write_file",
+                raise CheckFailed(say("auto.write_not_asked"), expected=say("brief.prompt_for", what="write_file"),
                                   seen=screen_tail(child))
             child.send("y\n")
             result = finish(ctx, child, "terminal.stuck")
@@ -85,7 +85,8 @@ def test_read_only_auto(ctx):
         content = results.get(call.id)
         if content is None or wanted[call.name] not in content or content.startswith("denied"):
             raise CheckFailed(say("auto.result", tool=call.name, args=json.dumps(call.args, ensure_ascii=False)),
-                              expected=f"a result holding {wanted[call.name]!r}", seen=content or "no result sent")
+                              expected=say("brief.result_holding", text=repr(wanted[call.name])),
+                              seen=content or say("brief.no_result"))
     if prompts(child) != 1 or (ws / target).read_text(encoding="utf-8") != body:
         raise CheckFailed(say("auto.write_once", prompts=prompts(child)), seen=screen_tail(child))
 
@@ -103,7 +104,7 @@ def test_write_asks(ctx):
         with _start_on_terminal(ctx, ws, server, prompt) as child:
             _until(ctx, lambda: prompts(child) or len(chat_requests(server)) >= 2 or not child.running())
             if not prompts(child):
-                raise CheckFailed(say("asks.no_prompt", path=name), expected="a prompt 'allow edit_file ...?'",
+                raise CheckFailed(say("asks.no_prompt", path=name), expected=say("brief.allow_prompt"),
                                   seen=screen_tail(child))
             if (ws / name).read_text(encoding="utf-8") != before:
                 raise CheckFailed(say("asks.ran_before_answer", path=name))
@@ -115,10 +116,11 @@ def test_write_asks(ctx):
     ctx.expect_ok(result, say("terminal.failed", status=result.returncode))
     after = (ws / name).read_text(encoding="utf-8")
     if after != before.replace(line, new):
-        raise CheckFailed(say("asks.not_run", path=name), expected=f"{name} holding {new!r}", seen=after[:200])
+        raise CheckFailed(say("asks.not_run", path=name), expected=say("brief.file_holding", name=name, text=repr(new)),
+                          seen=after[:200])
     content = results.get(edit.id, "")
     if not content or content.startswith("denied"):
-        raise CheckFailed(say("asks.result"), seen=content or "no result sent")
+        raise CheckFailed(say("asks.result"), seen=content or say("brief.no_result"))
     if prompts(child) != 1:
         raise CheckFailed(say("asks.prompts", count=prompts(child)), seen=screen_tail(child))
 
@@ -170,9 +172,9 @@ def _shown(case: R.Case) -> str:
     return f"{case.name} {case.args['path']!r}"
 
 
-def _matching(rule_set: R.RuleSet, case: R.Case, subjects: list[str]) -> str:
+def _matching(say, rule_set: R.RuleSet, case: R.Case, subjects: list[str]) -> str:
     found = [r.text() for r in rule_set.all_rules if any(r.applies(case.name, s) for s in subjects)]
-    return "; ".join(found) or "no rule (the default)"
+    return "; ".join(found) or say("brief.no_rule")
 
 
 def _judge(ctx, rule_set: R.RuleSet, answers: list[dict], key: str) -> None:
@@ -180,11 +182,12 @@ def _judge(ctx, rule_set: R.RuleSet, answers: list[dict], key: str) -> None:
         seen = _action(answer)
         subjects = list(case.parts) or [case.subject]
         if seen != case.expected:
-            raise CheckFailed(ctx.say(key, call=_shown(case), idea=case.idea, rules=_matching(rule_set, case, subjects)),
+            raise CheckFailed(ctx.say(key, call=_shown(case), idea=case.idea,
+                                      rules=_matching(ctx.say, rule_set, case, subjects)),
                               expected=case.expected, seen=seen)
         named = answer["reason"].partition("(rule: ")[2]
         if seen == "deny" and named and not named.startswith("deny "):
-            raise CheckFailed(ctx.say("gate.wrong_rule", call=_shown(case)), expected="a deny rule",
+            raise CheckFailed(ctx.say("gate.wrong_rule", call=_shown(case)), expected=ctx.say("brief.deny_rule"),
                               seen=answer["reason"])
 
 
@@ -227,10 +230,11 @@ def test_denied_becomes_result(ctx):
     if count < 2 or content is None:
         raise CheckFailed(say("denied.no_result"), seen=ctx.evidence(result))
     if "denied" not in content.lower() or pattern not in content:
-        raise CheckFailed(say("denied.reason", pattern=pattern), expected=f"a result naming 'deny run_command {pattern}'",
+        raise CheckFailed(say("denied.reason", pattern=pattern),
+                          expected=say("brief.result_naming", rule=f"'deny run_command {pattern}'"),
                           seen=content)
     if line not in results.get(read.id, ""):
-        raise CheckFailed(say("denied.next_call", path=name), seen=results.get(read.id, "no result sent"))
+        raise CheckFailed(say("denied.next_call", path=name), seen=results.get(read.id, say("brief.no_result")))
 
 
 def test_turn_goes_on(ctx):
@@ -262,7 +266,7 @@ def test_turn_goes_on(ctx):
     roles = [m.get("role") for m in requests[-1].messages] if requests else []
     if len(requests) != 3 or roles != ["system", "user", "assistant", "tool", "assistant", "user"]:
         raise CheckFailed(say("turn.history", count=len(requests)),
-                          expected="system, user, assistant (call), tool (denial), assistant, user", seen=roles)
+                          expected=say("brief.turn_roles"), seen=roles)
     ctx.expect_ok(result, say("turn.failed", status=result.returncode))
 
 
@@ -291,11 +295,13 @@ def test_always_remembered(ctx):
             if prompts(child) >= 2 and len(chat_requests(server)) < 3:
                 raise CheckFailed(say("always.asked_again", answer=answer, program=program,
                                       command=first.args["command"]),
-                                  expected=f"no prompt for {again.args['command']!r}", seen=screen_tail(child))
+                                  expected=say("brief.no_prompt_for", what=repr(again.args["command"])),
+                                  seen=screen_tail(child))
             _until(ctx, lambda: len(chat_requests(server)) >= 4 or prompts(child) >= 2 or not child.running())
             if prompts(child) < 2:
                 raise CheckFailed(say("always.too_wide", program=program, other=other),
-                                  expected=f"a prompt for {different.args['command']!r}", seen=screen_tail(child))
+                                  expected=say("brief.prompt_for", what=repr(different.args["command"])),
+                                  seen=screen_tail(child))
             child.send("y\n")
             result = finish(ctx, child, "terminal.stuck")
         results = tool_results(server)
@@ -303,7 +309,7 @@ def test_always_remembered(ctx):
     for call, token in ((first, tokens[0]), (again, tokens[1])):
         if token not in results.get(call.id, ""):
             raise CheckFailed(say("always.not_run", command=call.args["command"]),
-                              seen=results.get(call.id, "no result sent"))
+                              seen=results.get(call.id, say("brief.no_result")))
     # A new session: nothing of the first one's "always" is left.
     later = Call.new("run_command", {"command": f"{program} '{tokens[3]}{sep}'"})
     prompt2 = f"once more {_hex(rng)}"
@@ -362,9 +368,9 @@ def _judge_asker(ctx, answers: dict, how: str, result) -> None:
         if "raised" in answer:
             raise CheckFailed(say("tty.raised", how=how, error=answer["raised"], where=answer["where"]))
         if answer["allowed"]:
-            raise CheckFailed(say("tty.allowed", how=how), expected="not allowed", seen="allowed")
+            raise CheckFailed(say("tty.allowed", how=how), expected=say("brief.not_allowed"), seen=say("brief.allowed"))
         if NO_ONE not in answer["reason"]:
-            raise CheckFailed(say("tty.reason", how=how), expected=f"a reason saying there is {NO_ONE}",
+            raise CheckFailed(say("tty.reason", how=how), expected=say("brief.reason_no_one", words=NO_ONE),
                               seen=answer["reason"])
 
 
@@ -372,9 +378,9 @@ def test_no_tty_denies(ctx):
     """With stdin /dev/null (also with stdout on a terminal), a pipe closed at once, no stdin at all, or a pipe held open that nobody writes to, an ask becomes a denial whose reason says there is no one to ask, and nothing waits for an answer."""
     say, rng = ctx.say, ctx.rng("no-tty-denies")
     script = ctx.harness("asker")
-    ways = (("stdin /dev/null", "devnull", False), ("a pipe closed at once", "closed", False),
-            ("no stdin at all", "none", False), ("stdin /dev/null and stdout on a terminal", "devnull", True),
-            ("a pipe held open with nothing written", "as-given", False))
+    ways = ((say("what.devnull"), "devnull", False), (say("what.closed"), "closed", False),
+            (say("what.no_stdin"), "none", False), (say("what.devnull_tty"), "devnull", True),
+            (say("what.held_open"), "as-given", False))
     jobs = [_asker_job(ctx, rng, f"asker-{n}", "as-given" if stdin == "closed" else stdin, tty_out)
             for n, (_, stdin, tty_out) in enumerate(ways)]
     with ExitStack() as stack:  # leaving it stops every child still running
@@ -383,7 +389,7 @@ def test_no_tty_denies(ctx):
         for (how, _, _), job, child in zip(ways, jobs, children):
             wait_until(lambda: not child.running(), ctx.scaled(WAIT))
             if child.running():
-                printed = child.stdout_so_far().strip()[-200:] or "nothing"
+                printed = child.stdout_so_far().strip()[-200:] or say("brief.nothing")
                 child.kill()
                 raise CheckFailed(say("tty.waited", how=how, seconds=round(ctx.scaled(WAIT))), seen=printed)
             _judge_asker(ctx, _asker_answers(job), how, child.wait(5))
@@ -414,9 +420,10 @@ def test_yes_never_overrides_deny(ctx):
     with server_for(Script({prompt: [Round("Working.", tuple(asks + denies)), Round("Done.")]})) as server:
         result = ctx.run_agent("--yes", prompt, cwd=ws, extra_env=agent_env(server), mock=False)
     if not (ws / free).is_file() or not (ws / made).is_dir():
-        raise CheckFailed(say("yes.asks_not_run"), expected=f"{free} written and {made}/ made",
+        raise CheckFailed(say("yes.asks_not_run"), expected=say("brief.written_and_made", file=free, folder=made),
                           seen=ctx.evidence(result))
     leaked = [p.name for p in (ws / secret).iterdir()]
     if leaked or not (ws / keep / "data.txt").is_file():
-        what = f"{secret}/{leaked[0]} written" if leaked else f"{keep}/ deleted by rm -rf"
-        raise CheckFailed(say("yes.deny_overridden"), expected="denied calls do not run", seen=what)
+        what = (say("brief.written", path=f"{secret}/{leaked[0]}") if leaked
+                else say("brief.deleted", folder=keep))
+        raise CheckFailed(say("yes.deny_overridden"), expected=say("brief.denied_not_run"), seen=what)

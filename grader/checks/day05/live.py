@@ -20,6 +20,7 @@ from pathlib import Path
 
 from grader.checkkit import CheckFailed, wait_until
 from grader.checkkit.fakeserver import FakeModelServer, SSEStream, reply_stream
+from grader.checkkit.messages import Messages
 
 PROMPT_MARK = "[y]es"   # in every approval prompt the provided ask_on_terminal prints
 WAIT = 15               # seconds to wait for something a running child must do
@@ -121,7 +122,7 @@ def wait_for_requests(ctx, child, server: FakeModelServer, count: int) -> bool:
 
 def screen_tail(child, limit: int = 240) -> str:
     text = " | ".join(line.strip() for line in child.stdout_so_far().replace("\r", "").splitlines() if line.strip())
-    return text[-limit:] or "nothing on the terminal"
+    return text[-limit:] or Messages.for_day(Path(__file__).parent)("brief.blank_terminal")
 
 
 def finish(ctx, child, key: str):

@@ -27,11 +27,18 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.checkkit.messages import Messages
+
 STRICTNESS = {"allow": 0, "ask": 1, "deny": 2}
 BUILT_IN = (("deny", "run_command", "rm -rf *"), ("deny", "run_command", "rm -fr *"))
 READ_ONLY = ("read_file", "list_dir", "grep")
 PAIRS = (("allow", "deny"), ("allow", "ask"), ("ask", "deny"))
 CONSONANTS, VOWELS = "bcdfgjklmnpqrstvwxz", "aeiou"
+
+
+def _idea(key: str, **fields) -> str:
+    """What a case tells apart, for messages: `key` of messages.toml ([idea]), in the run's language."""
+    return Messages.for_day(Path(__file__).parent)(key, **fields)
 
 
 @dataclass(frozen=True)
@@ -137,9 +144,8 @@ def decision_rules(rng: random.Random) -> RuleSet:
         spellings = rng.sample(patterns_for(rng, word, arg), 2)
         pair = [Rule(weak, "run_command", spellings[0]), Rule(strong, "run_command", spellings[1])]
         rules_in_order.append(pair if weak_first else pair[::-1])
-        order = "written first" if weak_first else "written after it"
         cases.append(Case("run_command", {"command": command}, command,
-                          f"{weak} and {strong} both match, the {weak} {order}"))
+                          _idea("idea.both_first" if weak_first else "idea.both_after", weak=weak, strong=strong)))
     # All three at once, in a random order.
     word = names.pop()
     arg = argument(rng)
@@ -148,7 +154,7 @@ def decision_rules(rng: random.Random) -> RuleSet:
     rng.shuffle(three)
     rules_in_order.append(three)
     cases.append(Case("run_command", {"command": f"{word} {arg}"}, f"{word} {arg}",
-                      "allow, ask and deny all match"))
+                      _idea("idea.all_three")))
 
     # Near misses: a longer program name, a longer command; the rule that does match decides.
     word = names.pop()
@@ -156,12 +162,12 @@ def decision_rules(rng: random.Random) -> RuleSet:
     arg = argument(rng)
     rules_in_order.append([Rule("deny", "run_command", f"{word} *"), Rule("allow", "run_command", f"{longer} *")])
     cases.append(Case("run_command", {"command": f"{longer} {arg}"}, f"{longer} {arg}",
-                      f"'deny run_command {word} *' does not match the program {longer}"))
+                      _idea("idea.longer_program", word=word, longer=longer)))
     word = names.pop()
     arg = argument(rng)
     rules_in_order.append([Rule("deny", "run_command", f"{word} {arg}")])
     cases.append(Case("run_command", {"command": f"{word} {arg} --more"}, f"{word} {arg} --more",
-                      "an exact pattern does not match a longer command (no rule matches: ask)"))
+                      _idea("idea.longer_command")))
 
     # Paths: a denied directory, reached by several spellings; an allow for the same tool too.
     secret, other, link = names.pop(), names.pop(), names.pop()
@@ -172,14 +178,14 @@ def decision_rules(rng: random.Random) -> RuleSet:
     rng.shuffle(path_rules)
     rules_in_order.append(path_rules)
     stems = [rng.choice(("notes", "key", "config", "token", "plan")) + str(rng.randint(10, 99)) for _ in range(5)]
-    for spelled, idea in ((f"{secret}/{stems[0]}.txt", "the denied directory"),
-                          (f"./{secret}/{stems[1]}.txt", "the denied directory as ./D/f"),
-                          (f"{other}/../{secret}/{stems[2]}.txt", "the denied directory as x/../D/f"),
-                          (f"{link}/{stems[3]}.txt", "a symlink to the denied directory")):
+    for spelled, idea in ((f"{secret}/{stems[0]}.txt", _idea("idea.denied_dir")),
+                          (f"./{secret}/{stems[1]}.txt", _idea("idea.denied_dir_dot")),
+                          (f"{other}/../{secret}/{stems[2]}.txt", _idea("idea.denied_dir_up")),
+                          (f"{link}/{stems[3]}.txt", _idea("idea.denied_dir_link"))):
         resolved = spelled.removeprefix("./").replace(f"{other}/../", "").replace(f"{link}/", f"{secret}/")
-        cases.append(Case(tool, {"path": spelled}, resolved, f"deny {tool} {secret}/* against {idea}"))
+        cases.append(Case(tool, {"path": spelled}, resolved, _idea("idea.deny_against", tool=tool, secret=secret, what=idea)))
     cases.append(Case(tool, {"path": f"{other}/{stems[4]}.txt"}, f"{other}/{stems[4]}.txt",
-                      f"the broad allow of {tool} outside the denied directory"))
+                      _idea("idea.broad_allow", tool=tool)))
 
     # Read-only tools: allowed with no rule, asked when a rule says ask (and a broad allow is there too).
     ro = rng.choice(READ_ONLY)
@@ -188,10 +194,10 @@ def decision_rules(rng: random.Random) -> RuleSet:
     ro_rules = [Rule("allow", ro, "*"), Rule("ask", ro, f"{watched}/*")]
     rng.shuffle(ro_rules)
     rules_in_order.append(ro_rules)
-    cases.append(Case(ro, ro_args(ro, f"{watched}/{stems[0]}.md"), "", f"ask {ro} {watched}/* with a broad allow"))
+    cases.append(Case(ro, ro_args(ro, f"{watched}/{stems[0]}.md"), "", _idea("idea.ask_read", tool=ro, watched=watched)))
     other_ro = rng.choice([t for t in READ_ONLY if t != ro])
     cases.append(Case(other_ro, ro_args(other_ro, f"{other}/{stems[1]}.md"), "",
-                      f"{other_ro} with no rule (read-only: allowed)"))
+                      _idea("idea.read_no_rule", tool=other_ro)))
     for case in cases:
         if not case.subject:
             case.subject = case.args["path"]
@@ -254,27 +260,27 @@ def compound_rules(rng: random.Random) -> RuleSet:
         group, _ = stricter[index % len(stricter)]
         first, last = part(allowed), part(group)  # the stricter part after the separator
         command = first + space(separator) + last
-        cases.append(Case("run_command", {"command": command}, command, f"an allowed part, then {separator!r}",
+        cases.append(Case("run_command", {"command": command}, command, _idea("idea.then", separator=repr(separator)),
                           (first, last)))
     for index, wrap in enumerate(WRAPS):
         group, _ = stricter[(index + 1) % len(stricter)]
         first, inner = part(allowed), part(group)
         command = f"{first} {wrap.format(inner)}"
-        cases.append(Case("run_command", {"command": command}, command, f"a part inside {wrap.format('...')}",
+        cases.append(Case("run_command", {"command": command}, command, _idea("idea.inside", wrap=wrap.format("...")),
                           (first, inner)))
     # Three parts, the stricter one in the middle.
     a, b, c = part(allowed), part(denied), part(allowed)
     command = f"{a} && {b} ; {c}"
-    cases.append(Case("run_command", {"command": command}, command, "a denied part in the middle", (a, b, c)))
+    cases.append(Case("run_command", {"command": command}, command, _idea("idea.denied_middle"), (a, b, c)))
     # The other side: compounds of allowed parts are allowed (2>&1 is a redirection, not a separator).
     for _ in range(2):
         separators = rng.sample(SEPARATORS[:5], 2)
         pieces = [part(allowed) for _ in range(3)]
         pieces[rng.randrange(3)] += " 2>&1"
         command = pieces[0] + space(separators[0]) + pieces[1] + space(separators[1]) + pieces[2]
-        cases.append(Case("run_command", {"command": command}, command, "every part allowed", tuple(pieces)))
+        cases.append(Case("run_command", {"command": command}, command, _idea("idea.all_allowed"), tuple(pieces)))
     wrapped = f"{part(allowed)} {rng.choice(WRAPS).format(part(allowed))}"
-    cases.append(Case("run_command", {"command": wrapped}, wrapped, "every part allowed, one nested"))
+    cases.append(Case("run_command", {"command": wrapped}, wrapped, _idea("idea.all_allowed_nested")))
     rule_set = RuleSet(file_rules, [], cases)
     for case in cases:
         case.parts = tuple(case_parts(case))

@@ -138,10 +138,10 @@ def test_tool_error_fed_back(ctx):
     (ws / binary).write_bytes(bytes([0xFF, *(rng.randrange(256) for _ in range(rng.randint(8, 40)))]))
     under = f"{good}/{rng.choice(ASCII_WORDS)}.txt"
     failing = [  # (tool, args, what it runs into, pieces of text of which the error must contain one)
-        ("read_file", {"path": missing}, f"reading {missing}, which does not exist", (missing,)),
-        ("edit_file", {"path": binary, "old": "a", "new": "b"}, f"editing {binary}, which is not text",
+        ("read_file", {"path": missing}, say("what.reading_missing", path=missing), (missing,)),
+        ("edit_file", {"path": binary, "old": "a", "new": "b"}, say("what.editing_binary", path=binary),
          ("decode", "Decode", "utf-8", "UTF-8")),
-        ("write_file", {"path": under, "content": words(rng)}, f"writing {under}, under a file", (good,)),
+        ("write_file", {"path": under, "content": words(rng)}, say("what.writing_under_file", path=under), (good,)),
     ]
     calls = [(call_id(rng), name, args) for name, args, _, _ in failing] + [(call_id(rng), "list_dir", {"path": "."})]
     rng.shuffle(calls)
@@ -165,15 +165,15 @@ def test_tool_error_fed_back(ctx):
         if not isinstance(got, str):
             raise CheckFailed(say("fed.no_result", call=call), seen=json.dumps(list(results), ensure_ascii=False))
         if not got.startswith("error:"):
-            raise CheckFailed(say("fed.not_error", what=what, call=call), expected="error: ... (what went wrong)",
+            raise CheckFailed(say("fed.not_error", what=what, call=call), expected=say("brief.error_why"),
                               seen=repr(got[:200]))
         if not any(piece in got for piece in pieces):
             raise CheckFailed(say("fed.unnamed", what=what, piece=pieces[0]),
-                              expected=f"a result naming {pieces[0]!r}", seen=repr(got[:200]))
+                              expected=say("brief.result_naming", text=repr(pieces[0])), seen=repr(got[:200]))
         if (name, "failed") not in outcomes:
             shown = [f"{tool} {outcome}" for tool, outcome in outcomes if tool == name]
             raise CheckFailed(say("fed.shown_ok", what=what, tool=name), expected=f"<- {name} failed",
-                              seen=", ".join(shown) or "no line for it")
+                              seen=", ".join(shown) or say("brief.no_line"))
     listing = results.get(next(c for c, (n, _) in by_id.items() if n == "list_dir"))
     if not isinstance(listing, str) or good not in listing.split("\n"):
         raise CheckFailed(say("fed.listing_wrong", name=good), seen=repr(str(listing)[:200]))
@@ -211,7 +211,7 @@ def test_transient_retried(ctx):
     bodies = {json.dumps(r.json, sort_keys=True) for r in requests}
     if len(bodies) != 1:
         raise CheckFailed(say("transient.history_changed"),
-                          seen=" | ".join(f"{len(r.messages)} messages" for r in requests))
+                          seen=" | ".join(say("brief.messages", count=len(r.messages)) for r in requests))
     if result.returncode != 0 or result.stdout != answer + "\n":
         raise CheckFailed(say("transient.no_reply", statuses=seq, status=result.returncode), expected=repr(answer),
                           seen=ctx.evidence(result) if result.returncode else repr(result.stdout[-200:]))
@@ -220,8 +220,8 @@ def test_transient_retried(ctx):
     result, requests = _one_shot(ctx, "transient-retried-broken", [broken, text_reply(rng, model, words(rng))], FAST)
     if len(requests) != 1 or result.returncode != 1 or not result.stdout.startswith(first):
         raise CheckFailed(say("transient.retried_mid_stream", count=len(requests), status=result.returncode),
-                          expected="1 request, the first words on stdout, exit status 1",
-                          seen=f"{len(requests)} requests; " + ctx.evidence(result))
+                          expected=say("brief.gave_up_at_once"),
+                          seen=say("brief.requests", count=len(requests)) + "; " + ctx.evidence(result))
 
 
 def _retryable(status, transient) -> bool:
@@ -236,18 +236,19 @@ def _sweep(ctx, asked: Asked) -> None:
     retried = asked.part(ctx.say, "retry", cases)
     wrong_yes, wrong_no = [], []
     for (status, transient), said in zip(cases, retried):
-        _broken(ctx, said, f"should_retry for {status or ('a lost connection' if transient else 'a bad answer')}")
-        label = str(status) if status else ("a lost connection" if transient else "an answer that is not a completion")
+        _broken(ctx, said, ctx.say("what.should_retry", case=status or ctx.say(
+            "what.lost_connection" if transient else "what.bad_answer")))
+        label = str(status) if status else ctx.say("what.lost_connection" if transient else "what.not_a_completion")
         if said != _retryable(status, transient):
             (wrong_yes if said else wrong_no).append(label)
     if wrong_yes:
         raise CheckFailed(ctx.say("sweep.retries", statuses=", ".join(wrong_yes[:8]), count=len(wrong_yes)),
-                          expected="no retry for 400-407, 410-428, 430-499",
-                          seen="retried: " + ", ".join(wrong_yes[:8]))
+                          expected=ctx.say("brief.no_retry_for"),
+                          seen=ctx.say("brief.retried", statuses=", ".join(wrong_yes[:8])))
     if wrong_no:
         raise CheckFailed(ctx.say("sweep.gives_up", statuses=", ".join(wrong_no[:8]), count=len(wrong_no)),
-                          expected="a retry for 408, 409, 429, 500-599 and a lost connection",
-                          seen="not retried: " + ", ".join(wrong_no[:8]))
+                          expected=ctx.say("brief.retry_for"),
+                          seen=ctx.say("brief.not_retried", statuses=", ".join(wrong_no[:8])))
 
 
 def test_not_retried(ctx, asked):
@@ -262,25 +263,29 @@ def test_not_retried(ctx, asked):
                              zip(statuses, scripts)))
     for status, (result, requests) in zip(statuses, runs):
         if len(requests) != 1:
-            raise CheckFailed(say("refused.retried", status=status, count=len(requests)), expected="1 request",
-                              seen=f"{len(requests)} requests; " + ctx.evidence(result))
+            raise CheckFailed(say("refused.retried", status=status, count=len(requests)),
+                              expected=say("brief.one_request"),
+                              seen=say("brief.requests", count=len(requests)) + "; " + ctx.evidence(result))
         errors = [message for where, message in error_lines(result.stderr) if where == "gateway"]
         if len(errors) != 1 or str(status) not in errors[0]:
             raise CheckFailed(say("refused.line", status=status, count=len(errors)),
-                              expected=f"one line: error (gateway): ... {status} ...",
+                              expected=say("brief.one_line", line=f"error (gateway): ... {status} ..."),
                               seen=" | ".join(errors) or ctx.evidence(result))
         if result.returncode != 1:
-            raise CheckFailed(say("refused.status", status=status, code=result.returncode), expected="exit status 1",
+            raise CheckFailed(say("refused.status", status=status, code=result.returncode),
+                              expected=say("brief.exit_status", code=1),
                               seen=ctx.evidence(result))
     _sweep(ctx, asked)
 
 
 def _expect_pause(ctx, gap: float, least: float, most: float, what: str, asked: str) -> None:
     if gap < least:
-        raise CheckFailed(ctx.say("after.too_soon", what=what, asked=asked), expected=f"at least {ms(least)}",
+        raise CheckFailed(ctx.say("after.too_soon", what=what, asked=asked),
+                          expected=ctx.say("brief.at_least", value=ms(least)),
                           seen=ms(gap))
     if gap > most:
-        raise CheckFailed(ctx.say("after.too_late", what=what, asked=asked), expected=f"at most {ms(most)}",
+        raise CheckFailed(ctx.say("after.too_late", what=what, asked=asked),
+                          expected=ctx.say("brief.at_most", value=ms(most)),
                           seen=ms(gap))
 
 
@@ -309,12 +314,13 @@ def test_retry_after_honoured(ctx, asked):
     plain_gap, *paused = gaps(requests)
     for gap, status in zip(paused, (first, second)):
         form, value = forms[status]
-        header = f"Retry-After: {value:g}" if form == "seconds" else f"Retry-After: <an HTTP date {value} s ahead>"
+        header = (f"Retry-After: {value:g}" if form == "seconds"
+                  else say("brief.date_header", seconds=value))
         least = (value - (0.1 if form == "date" else 0.0)) * scale - 0.001
         # Generous above (a loaded machine only adds), exact below (a sleep is never shorter than asked).
         most = 2 * (value + (1 if form == "date" else 0)) * scale * 1.25 + 2.0
-        _expect_pause(ctx, gap, least, most, f"the {status} with `{header}`", f"{header}; the plain 503 waited "
-                      f"{ms(plain_gap)}")
+        _expect_pause(ctx, gap, least, most, say("what.status_with", status=status, header=header),
+                      say("brief.plain_waited", header=header, gap=ms(plain_gap)))
     cases = asked.after
     for (attempt, value), delay in zip(cases, asked.part(say, "after", cases)):
         _broken(ctx, delay, f"backoff_delay({attempt}, {value:g})")
@@ -323,7 +329,8 @@ def test_retry_after_honoured(ctx, asked):
         if not want - 1e-6 <= delay <= ceiling + 1e-6:
             key = "after.capped" if value >= RETRY_AFTER_CAP else "after.direct"
             raise CheckFailed(say(key, attempt=attempt, value=f"{value:g}"),
-                              expected=f"{want:g}" if value >= RETRY_AFTER_CAP else f"{want:g} to {ceiling:g}",
+                              expected=f"{want:g}" if value >= RETRY_AFTER_CAP
+                              else say("brief.range", low=f"{want:g}", high=f"{ceiling:g}"),
                               seen=f"{delay:g}")
 
 
@@ -352,7 +359,8 @@ def _failing_run(ctx, name: str, rng, model: str) -> list[float]:
         least = 0.5 * nominal(n) * BACKOFF_SCALE - 0.001  # a sleep is never shorter than asked, whatever the load
         if gap < least:
             raise CheckFailed(say("backoff.too_short", n=n + 1, nominal=f"{nominal(n):g}"),
-                              expected=f"at least {ms(least)} (MCA_TIME_SCALE={BACKOFF_SCALE})", seen=ms(gap))
+                              expected=say("brief.at_least_scaled", value=ms(least), scale=BACKOFF_SCALE),
+                              seen=ms(gap))
     return pauses
 
 
@@ -372,16 +380,17 @@ def test_backoff_grows_capped(ctx, asked):
         if low < top / 2 - 1e-9 or high > top + 1e-9:
             key = "backoff.over_cap" if high > BACKOFF_CAP + 1e-9 else "backoff.band"
             raise CheckFailed(say(key, attempt=attempt, top=f"{top:g}", half=f"{top / 2:g}"),
-                              expected=f"{top / 2:g} to {top:g} s", seen=f"{low:g} to {high:g} s")
+                              expected=say("brief.range_s", low=f"{top / 2:g}", high=f"{top:g}"),
+                              seen=say("brief.range_s", low=f"{low:g}", high=f"{high:g}"))
         if high - low < 1e-9:
-            raise CheckFailed(say("backoff.no_jitter", attempt=attempt, draws=DRAWS), seen=f"{low:g} s every time")
+            raise CheckFailed(say("backoff.no_jitter", attempt=attempt, draws=DRAWS), seen=say("brief.every_time", value=f"{low:g}"))
     pauses = _failing_run(ctx, "backoff-grows-capped", rng, model)
     if pauses[-1] <= pauses[0]:
         # One burst of load on the machine can stretch the first pause past the last; the schedule itself is
         # proven above, so a second run tells a burst from a loop that does not use it.
         pauses = _failing_run(ctx, "backoff-grows-capped-again", rng, model)
         if pauses[-1] <= pauses[0]:
-            raise CheckFailed(say("backoff.flat"), expected="the last pause longer than the first, in one of two runs",
+            raise CheckFailed(say("backoff.flat"), expected=say("brief.grows"),
                               seen=", ".join(ms(g) for g in pauses))
 
 
@@ -475,7 +484,8 @@ def test_cancel_keeps_repl(ctx, cancelled):
         raise _failed_child(ctx, "cancel.no_prompt", result)
     after = result.stderr.split("-> run_command", 1)[-1].split("\n")[1:]  # what it said once the command ran
     if not any(CANCEL_WORDS.search(line) for line in after):
-        raise CheckFailed(say("cancel.not_said"), expected="a line such as: error (loop): cancelled by the user",
+        raise CheckFailed(say("cancel.not_said"),
+                          expected=say("brief.line_such_as", line="error (loop): cancelled by the user"),
                           seen=" | ".join(result.stderr.strip().split("\n")[-4:]))
     if run.stage != "answered" or run.answer not in result.stdout.split(PROMPT)[2]:
         raise CheckFailed(say("cancel.next_turn"), expected=run.answer,
@@ -501,13 +511,13 @@ def test_no_dangling_call(ctx, cancelled):
     holder = next((m for m in messages[asked[0] + 1:] if m.get("role") == "assistant"), None) if asked else None
     kept = [c.get("id") for c in (holder or {}).get("tool_calls") or []]
     if not asked or kept != ids:
-        raise CheckFailed(say("dangling.turn_dropped"), expected=f"the first line, then a reply with calls {ids}",
-                          seen=f"calls {kept}" if asked else "the first line is not in the history")
+        raise CheckFailed(say("dangling.turn_dropped"), expected=say("brief.first_then_calls", ids=ids),
+                          seen=say("brief.calls", ids=kept) if asked else say("brief.first_missing"))
     answers = [m for m in messages if isinstance(m, dict) and m.get("role") == "tool"
                and m.get("tool_call_id") in ids]
     counted = {cid: sum(m.get("tool_call_id") == cid for m in answers) for cid in ids}
     if any(n != 1 for n in counted.values()):
-        raise CheckFailed(say("dangling.count"), expected="one result per call", seen=json.dumps(counted))
+        raise CheckFailed(say("dangling.count"), expected=say("brief.one_per_call"), seen=json.dumps(counted))
     results = tool_results(messages)
     for index, (cid, name, args) in enumerate(run.calls):
         content = results[cid]
@@ -517,7 +527,7 @@ def test_no_dangling_call(ctx, cancelled):
                                   expected=repr(run.quick[cid][:120]), seen=repr(str(content)[:120]))
         elif not isinstance(content, str) or not CANCEL_WORDS.search(content):
             key = "dangling.running_unsaid" if index == run.slow else "dangling.unstarted_unsaid"
-            raise CheckFailed(say(key, call=described(name, args)), expected="a result saying it was cancelled",
+            raise CheckFailed(say(key, call=described(name, args)), expected=say("brief.cancelled_result"),
                               seen=repr(str(content)[:200]))
     if messages[-1].get("content") != run.said[1]:
         raise CheckFailed(say("dangling.second_line"), seen=repr(str(messages[-1].get("content"))[:120]))
@@ -597,7 +607,7 @@ def test_loop_guard(ctx):
     for k, answer in enumerate(answers):
         if k >= len(replies) or not replies[k].endswith(answer):
             raise CheckFailed(say("guard.no_answer", turn=k + 1), expected=answer,
-                              seen=repr(replies[k][-160:]) if k < len(replies) else "no reply")
+                              seen=repr(replies[k][-160:]) if k < len(replies) else say("brief.no_reply"))
 
 
 def test_round_cap(ctx):
@@ -623,5 +633,5 @@ def test_round_cap(ctx):
     errors = error_lines(result.stderr)
     if len(errors) != 1 or str(MAX_ROUNDS) not in errors[0][1]:
         raise CheckFailed(say("cap.line", count=len(errors), cap=MAX_ROUNDS),
-                          expected=f"one line: error (loop): stopped after {MAX_ROUNDS} model rounds ...",
-                          seen=" | ".join(f"error ({w}): {m}" for w, m in errors) or "no error line")
+                          expected=say("brief.one_line", line=f"error (loop): stopped after {MAX_ROUNDS} model rounds ..."),
+                          seen=" | ".join(f"error ({w}): {m}" for w, m in errors) or say("brief.no_error_line"))

@@ -92,8 +92,8 @@ def test_damaged_then_continue(ctx):
     now = recovery.read_bytes() if recovery.is_file() else b""
     asked = [line for line in parse_lines(now) if line.message.get("content") == "hi again"]
     if not now.startswith(kept) or len(now) == len(kept) or not asked:
-        seen = ("its events changed" if not now.startswith(kept)
-                else f"it did not grow; the sessions dir holds {names(logs_in(sessions))}")
+        seen = (say("brief.events_changed") if not now.startswith(kept)
+                else say("brief.did_not_grow", names=names(logs_in(sessions))))
         raise CheckFailed(say("bonus.damaged_lost", session=recovery.stem, seen=seen))
     logged = [line.message for line in lines if line.data and line.data.get("type") == "message"]
     why = history_problem(say, second_requests[0], logged, "hi again", say("what.recovery_session")) \
@@ -127,7 +127,7 @@ def test_dangling_tool_call(ctx):
     same = [(line.data or {}).get("seq") for line in lines[:2]] == [1, 2] and \
         [line.message for line in lines[:2]] == [line.message for line in killed.after[:2]]
     if not same or any(line.message.get("tool_calls") for line in lines[:3]):
-        raise CheckFailed(say("bonus.dangling_prefix", seen=f"it holds {shapes(lines)}"))
+        raise CheckFailed(say("bonus.dangling_prefix", seen=say("brief.it_holds", shapes=shapes(lines))))
     problem = chain_problem([line.message for line in lines if line.message])
     if problem:
         raise CheckFailed(say("bonus.dangling_call", problem=problem))
@@ -141,7 +141,7 @@ def test_unknown_type_tolerated(ctx):
     root = scratch_with(ctx, "unknown-type-tolerated", *logs)
     paths = [str(root / ".sessions" / log.file_name) for log in logs]
     for log, answer in zip(logs, call(ctx, "read_and_replay", paths, "unknown-type")):
-        problem = failed_call(ctx.say, "read_events or replay", answer, "a log with an event of an unknown type")
+        problem = failed_call(ctx.say, ctx.say("what.read_or_replay"), answer, ctx.say("what.unknown_type_log"))
         if problem:
             raise problem
         seen = {k: answer.get(k) for k in ("events", "stopped_at", "replayed", "skipped")}
@@ -166,7 +166,8 @@ def test_append_is_incremental(ctx):
     tail = now[len(body):]
     if not now.startswith(body) or tail.count(b"\n") != 1 or not tail.endswith(b"\n"):
         added = tail.count(b"\n")
-        seen = "the first 10,000 lines changed" if not now.startswith(body) else f"it added {added} lines"
+        seen = (ctx.say("brief.first_lines_changed") if not now.startswith(body)
+                else ctx.say("brief.added_lines", count=added))
         raise CheckFailed(ctx.say("bonus.append_wrong_line", seen=seen))
     if report["written"] > 4 * len(tail) + 4096:
         raise CheckFailed(ctx.say("bonus.append_not_incremental", line=len(tail), written=report["written"]))
@@ -186,7 +187,7 @@ def test_single_writer(ctx):
         if not wait_until(lambda: answered() or not writer.running(), ctx.scaled(WAIT_TIMEOUT)) or not answered():
             found = logs_in(sessions)
             raise CheckFailed(say("bonus.writer_not_ready", seconds=WAIT_TIMEOUT,
-                                  seen=shapes(read_lines(found[0])) if found else "no log"))
+                                  seen=shapes(read_lines(found[0])) if found else say("brief.no_log")))
         log = logs_in(sessions)[0]
         before = log.read_bytes()
         second = ctx.run_agent("--yes", "--resume", log.stem, "--sessions-dir", str(sessions), "hi", cwd=ws)
@@ -312,7 +313,7 @@ def _expect_recovery_at(ctx, lines, point: int, parent: bytes, key: str) -> None
     forks = [line for line in lines if line.data and line.data.get("type") == "fork"]
     at = forks[0].data.get("atSeq") if forks else None
     if at != point:
-        raise CheckFailed(ctx.say(key, point=point, seen=at if forks else "nothing: there is no fork event"))
+        raise CheckFailed(ctx.say(key, point=point, seen=at if forks else ctx.say("brief.no_fork_event")))
     copied, original = [line.raw for line in lines[:point]], [line.raw for line in parse_lines(parent)[:point]]
     before = forks[0].number - 1  # lines before the fork event
     if before != point:

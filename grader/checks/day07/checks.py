@@ -97,7 +97,7 @@ def test_log_format(ctx, round1):
         if not line.raw.endswith(b"\n"):
             raise CheckFailed(say("round1.line_unterminated", line=line.number))
         if line.data is None:
-            raise CheckFailed(say("round1.line_not_object", line=line.number, why=_why_not_object(line.raw)),
+            raise CheckFailed(say("round1.line_not_object", line=line.number, why=_why_not_object(say, line.raw)),
                               seen=line.text(120))
     if len(lines) != 8:
         raise CheckFailed(say("round1.line_count", count=len(lines)), expected=8, seen=shapes(lines))
@@ -111,11 +111,11 @@ def test_log_format(ctx, round1):
             raise CheckFailed(say("round1.type_unknown", line=line.number, seen=data.get("type")))
 
 
-def _why_not_object(raw: bytes) -> str:
+def _why_not_object(say, raw: bytes) -> str:
     try:
-        return f"it is a JSON {type(json.loads(raw)).__name__}"
+        return say("brief.json_of_type", type=type(json.loads(raw)).__name__)
     except ValueError as exc:
-        return f"not valid JSON: {exc}"
+        return say("brief.not_json", error=exc)
 
 
 def test_event_order(ctx, round1):
@@ -175,8 +175,8 @@ def test_replay_counts(ctx):
         if counts != (log.replayed, log.skipped):
             raise CheckFailed(ctx.say("replay.counts", what=what, replayed=counts[0], skipped=counts[1],
                                       expected_replayed=log.replayed, expected_skipped=log.skipped),
-                              expected=f"replayed {log.replayed}, skipped {log.skipped}",
-                              seen=f"replayed {counts[0]}, skipped {counts[1]}")
+                              expected=ctx.say("brief.replayed_skipped", replayed=log.replayed, skipped=log.skipped),
+                              seen=ctx.say("brief.replayed_skipped", replayed=counts[0], skipped=counts[1]))
         if not isinstance(answer.get("tokens"), int) or answer["tokens"] <= 0:
             raise CheckFailed(ctx.say("replay.tokens", seen=answer.get("tokens")))
 
@@ -220,14 +220,14 @@ def test_resume_across_processes(ctx):
     if seqs != list(range(1, len(lines) + 1)):  # the second process went on numbering where the first stopped
         first_bad = next(i for i, seq in enumerate(seqs, 1) if seq != i)
         raise CheckFailed(say("resume.seq_restarted", line=first_bad, seen=seqs[first_bad - 1], count=len(logged)),
-                          expected=f"seq {first_bad} on line {first_bad}", seen=f"seq {seqs[first_bad - 1]}")
+                          expected=say("brief.seq_on_line", seq=first_bad, line=first_bad), seen=f"seq {seqs[first_bad - 1]}")
     asked = max((i for i, line in enumerate(lines) if line.message.get("content") == "fix it"), default=len(lines))
     answers = [line.message for line in lines[asked:] if line.message.get("role") == "assistant"]
     sentence = first_sentence((answers[0] if answers else {}).get("content") or second.stdout)
     wanted = "test_divide_by_zero"
     if wanted not in sentence:
         raise CheckFailed(say("resume.not_named", case=wanted, sentence=sentence),
-                          expected=f"a first sentence naming {wanted}", seen=sentence)
+                          expected=say("brief.sentence_naming", case=wanted), seen=sentence)
 
 
 def _decoy(ctx, sessions: Path, live_id: str) -> Path:

@@ -45,8 +45,8 @@ def workspace(ctx, name: str, blocking: bool = False) -> tuple[Path, Path]:
 def only_log(ctx, sessions: Path, key: str) -> Path:
     found = logs_in(sessions)
     if len(found) != 1:
-        seen = ", ".join(p.name for p in sessions.iterdir()) if sessions.is_dir() else "nothing"
-        raise CheckFailed(ctx.say(key, seen=seen or "nothing"))
+        seen = ", ".join(p.name for p in sessions.iterdir()) if sessions.is_dir() else ""
+        raise CheckFailed(ctx.say(key, seen=seen or ctx.say("brief.nothing")))
     return found[0]
 
 

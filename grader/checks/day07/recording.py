@@ -112,9 +112,10 @@ def check_recorder(ctx) -> None:
             total = sum(expected_line(e) is not None for e in events)
             key = "recorder.not_yet" if steps[-1]["lines"] >= total else "recorder.dropped"
             raise CheckFailed(say(key, call=name, lines=step["lines"], expected=lines),
-                              expected=f"{lines} lines when handle({name}) returns", seen=f"{step['lines']} lines")
+                              expected=say("brief.lines_when_returns", lines=lines, call=name),
+                              seen=say("brief.lines", count=step["lines"]))
         if step["lines"] > lines:
-            extra = "nothing" if wanted is None else "one line"
+            extra = say("brief.writes_nothing") if wanted is None else say("brief.writes_one_line")
             raise CheckFailed(say("recorder.too_many", call=name, lines=step["lines"], expected=lines, extra=extra),
                               seen=short(step.get("last") or "", 160))
         if not step["complete"]:

@@ -23,6 +23,7 @@ def test_every_message_the_checks_use_is_in_the_catalogue():
     used = set()
     for path in DAY.checks_dir.glob("*.py"):
         used |= set(re.findall(r'say\("([a-z0-9_]+\.[a-z0-9_]+)"', path.read_text(encoding="utf-8")))
+        used |= set(re.findall(r'"((?:what|brief|idea)\.[a-z0-9_]+)"', path.read_text(encoding="utf-8")))
     catalogue = tomllib.loads((DAY.checks_dir / "messages.toml").read_text(encoding="utf-8"))
     kit = tomllib.loads((corpus.KIT / "grader" / "checkkit" / "messages.toml").read_text(encoding="utf-8"))
     known = {f"{section}.{name}" for table in (catalogue, kit) for section, entries in table.items()

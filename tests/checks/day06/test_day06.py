@@ -29,6 +29,7 @@ def test_every_message_the_checks_use_is_in_the_catalogue():
     used = set()
     for path in DAY.checks_dir.glob("*.py"):
         used |= set(re.findall(r'say\("([a-z0-9_]+\.[a-z0-9_]+)"', path.read_text(encoding="utf-8")))
+        used |= set(re.findall(r'"((?:what|brief|idea)\.[a-z0-9_]+)"', path.read_text(encoding="utf-8")))
         used |= {f"{a}.{b}" for a, b in re.findall(r'key = "([a-z_]+)\.([a-z_]+)"', path.read_text(encoding="utf-8"))}
         used |= set(re.findall(r'_failed_child\(ctx, "([a-z_]+\.[a-z_]+)"', path.read_text(encoding="utf-8")))
         used |= set(re.findall(r'"((?:harness|cancel|dangling|guard|after|backoff)\.[a-z_]+)"',
