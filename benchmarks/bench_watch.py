@@ -15,11 +15,6 @@ grader starts in each re-grade (the import probe and those of the checks) are
 counted with bench_grader's ``sitecustomize`` hook, which also times the engine's
 phases (copying the lab, the import probe, the pytest session).
 
-A full run measures a second watch beside it (rows ``-shared``): the same saves with
-one bytecode cache (``-X pycache_prefix``) kept for all of the watch's runs instead of
-a fresh one per run, patched in by the hook. It is not what the engine does; it shows
-what the probe costs because each run's first child compiles, besides the lab, every
-standard-library module the lab imports.
 """
 
 from __future__ import annotations
@@ -62,15 +57,6 @@ if phases:
         return timed
     for _name in ("_context", "_probe", "_run_pytest"):
         setattr(_engine, _name, _timed(_name, getattr(_engine, _name)))
-    shared = os.environ.get("BENCH_SHARED_PYCACHE")
-    if shared:  # the proposal measured beside the kit as it is: one bytecode cache for every run
-        from pathlib import Path as _Path
-        _copy = _engine._context
-        def _shared_cache(*args, **kwargs):
-            context = _copy(*args, **kwargs)
-            context.runner.pycache = _Path(shared)
-            return context
-        _engine._context = _shared_cache
 """
 PHASES = {"_context": "copy", "_probe": "probe", "_run_pytest": "pytest"}
 
@@ -147,7 +133,7 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     argv = ([script] if script.exists() else [python, "-m", "grader"]) + ["watch", DAY, "--lab", lab]
     child_start()  # fills the bytecode cache of the unit
     starts.clear()
-    variants = {"": None} if quick else {"": None, "-shared": workdir / "shared-pycache"}
+    variants = {"": None}
     measured = {name: watch_saves(workdir / f"run{name}", argv, course, site, lab, files, repeat, child_start,
                                   shared)
                 for name, shared in variants.items()}
@@ -156,10 +142,6 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     rows, detail = [], [f"watch: re-grade after one save ({DAY}, solution copy; unit: python -S -m mca --help "
                         f"= {fmt_time(unit * 1e9)}, median of {len(starts)}, timed between the saves):"]
     for variant, by_file in measured.items():
-        if variant:
-            detail.append("  the same with one bytecode cache kept across the watch's runs (a proposal: the "
-                          "engine gives each run a fresh one, so every run's first child compiles the standard "
-                          "library modules the lab imports):")
         for file in files:
             runs = by_file[file]
             regrade = median([r["regrade"] for r in runs])
@@ -168,8 +150,6 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
             ratio = regrade / unit
             name = "watch-" + Path(file).stem.replace("_", "-") + variant
             note = f"{children} children (probe included); save to view {fmt_time(wait * 1e9)}"
-            if variant:
-                note = "one bytecode cache for all runs (not in the engine); " + note
             rows.append(Row(name, f"save {file}: re-grade of {runs[0]['checks']} checks, median",
                             fmt_time(regrade * 1e9), f"1 child start {fmt_time(unit * 1e9)}", ratio,
                             f"<= {GOAL_STARTS:g}x", verdict(ratio, GOAL_STARTS), note))
@@ -200,8 +180,6 @@ def watch_saves(workdir: Path, argv, course: Path, site: Path, lab: Path, files,
     env.update({"GRADER_COURSE": str(course / "course.toml"), "PYTHONPATH": str(site), "TMPDIR": str(scratch),
                 "BENCH_CHILDREN_LOG": str(children_log), "BENCH_PHASES_LOG": str(phases_log),
                 "PYTHONIOENCODING": "utf-8", "GRADER_LANG": "en"})
-    if shared is not None:
-        env["BENCH_SHARED_PYCACHE"] = str(shared)
     env.pop("COLUMNS", None)
     watcher = Watcher(argv, cwd=course, env=env)
     measured: dict[str, list[dict]] = {file: [] for file in files}
