@@ -79,7 +79,7 @@ def test_answers_from_file(ctx):
 
 
 def test_every_call_answered(ctx):
-    """A reply with several tool calls (a repeated one among them): every call is run, and the next request carries one tool message per call, in the order of the calls, each with its call's id and its own result; after a reply without calls the turn ends."""
+    """A reply with several tool calls (a repeated one and one with broken arguments among them): every call is run, the ones after the broken one too, and the next request carries one tool message per call, in the order of the calls, each with its call's id and its own result (an `error:` result for the broken one); after a reply without calls the turn ends."""
     say = ctx.say
     rng = ctx.rng("every-call-answered")
     model = model_name(rng)
@@ -93,6 +93,9 @@ def test_every_call_answered(ctx):
     rng.shuffle(calls)
     again = rng.choice([c for c in calls if c[0] == "read_file"])
     calls.insert(rng.randrange(calls.index(again) + 1, len(calls) + 1), again)  # the model asks twice
+    path = rng.choice(sorted(files))  # arguments that are not JSON: the provided code answers `error: ...`
+    raw = rng.choice(['{"path": "%s"', '{"path": %s}', "{'path': '%s'}", '{"path": "%s",}']) % path
+    calls.insert(rng.randrange(len(calls)), ("read_file", raw, None))  # never last: calls after an error run too
     ids: list[str] = []
     while len(ids) < len(calls):
         new = call_id(rng)
@@ -104,7 +107,8 @@ def test_every_call_answered(ctx):
     script = [calls_reply(rng, model, [(i, n, a) for i, (n, a, _) in zip(ids, calls)]), text_reply(rng, model, final)]
     result, requests, problems = serve(ctx, workspace, FakeModelServer(script, enforce_chain=True), model,
                                        prompt=words(rng, (3, 6)))
-    asked = say("brief.then").join(f"{n}({json.dumps(a, ensure_ascii=False)}) [{i}]" for i, (n, a, _) in zip(ids, calls))
+    asked = say("brief.then").join(f"{n}({a if isinstance(a, str) else json.dumps(a, ensure_ascii=False)}) [{i}]"
+                                   for i, (n, a, _) in zip(ids, calls))
     if len(requests) < 2:
         raise CheckFailed(say("calls.no_second", count=len(calls)), expected=asked, seen=ctx.evidence(result))
     messages = requests[1].messages
@@ -119,9 +123,14 @@ def test_every_call_answered(ctx):
         raise CheckFailed(say("calls.ids_wrong", count=len(calls)), expected=", ".join(i for i, _ in wanted),
                           seen=", ".join(str(i) for i, _ in seen) or say("brief.no_tool_message"))
     for k, ((i, want), (_, got)) in enumerate(zip(wanted, seen)):
+        name, args, _ = calls[k]
+        call = f"{name}({args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)})"
+        if want is None:
+            if not isinstance(got, str) or not got.startswith("error:"):
+                raise CheckFailed(say("calls.error_lost", index=k + 1, id=i, call=call), expected="error: ...",
+                                  seen=repr(got))
+            continue
         if got != want:
-            name, args, _ = calls[k]
-            call = f"{name}({json.dumps(args, ensure_ascii=False)})"
             raise CheckFailed(say("calls.result_wrong", index=k + 1, id=i, call=call), expected=repr(want),
                               seen=repr(got))
     if len(requests) != 2 or problems or result.returncode != 0:
@@ -132,7 +141,7 @@ def test_every_call_answered(ctx):
 
 
 def test_round_cap(ctx):
-    """A model that never stops asking for tools: the turn ends after the loop's cap of rounds with one line saying so, every call of every round answered, and the REPL goes on with a history a real API accepts."""
+    """A model that never stops asking for tools, one to three calls a round: the turn ends after the loop's cap of rounds (rounds, not calls) with one line saying so, every call of every round answered, and the REPL goes on with a history a real API accepts."""
     say = ctx.say
     rng = ctx.rng("round-cap")
     cap = _constant(ctx, "mca/agent/loop.py", "MAX_ROUNDS", DEFAULT_CAP)
@@ -141,14 +150,17 @@ def test_round_cap(ctx):
     loop_line, next_line, final = words(rng, (3, 6)) + " 1", words(rng, (3, 6)) + " 2", words(rng)
     made: list[str] = []
     rounds_asked: list[int] = []
-    double = rng.randrange(cap)  # this round asks for two different tools at once
+    # calls per round: the first round asks for several, so a cap that counts calls (or tool messages)
+    # instead of rounds always stops early
+    per_round = [rng.randint(2, 3)] + [rng.randint(1, 3) for _ in range(cap - 1)]
     choices = [("list_dir", {"path": "."}), ("read_file", {"path": "calc.py"}), ("grep", {"pattern": "def "})]
 
     def answer(request):
         if last_user(request) != loop_line:
             return text_reply(rng_reply, model, final)
         rounds_asked.append(len(rounds_asked))
-        wanted = rng_reply.sample(choices, 2 if len(rounds_asked) - 1 == double else 1)
+        asked = len(rounds_asked) - 1
+        wanted = rng_reply.sample(choices, per_round[asked] if asked < len(per_round) else 1)
         calls = []
         for name, args in wanted:
             made.append(f"{call_id(rng_reply)}_{len(made)}")
@@ -266,16 +278,22 @@ def test_truncation_declared(ctx):
         raise problem
 
 
+def _long_line(rng, limit: int) -> int | None:
+    """How long the last line of an output cut to `limit` is drawn: between an eighth and a fifth
+    of the limit from a limit of 600 on (an honest tail of any split holds it), else short."""
+    return rng.randint(max(41, limit // 8), limit // 5) if limit >= 600 else None
+
+
 def test_tail_kept(ctx):
-    """A long output cut to the limit keeps both ends: its first line and its last line (an error message) are whole lines of the result (generated logs cut at random limits, and a 200 KB log read through the registry)."""
+    """A long output cut to the limit keeps both ends: its first line and its last line (an error message, short or up to a fifth of the limit long) are whole lines of the result (generated logs cut at random limits, and a 200 KB log read through the registry)."""
     say = ctx.say
     rng = ctx.rng("tail-kept")
     cases = []
-    for _ in range(3):
-        limit = rng.randint(200, 3000)
+    for limit in (rng.randint(200, 3000), rng.randint(200, 3000), rng.randint(800, 3000)):
         for size in (limit + rng.randint(1, 30), limit * rng.randint(2, 40)):
-            cases.append((limit, *inputs.long_output(rng, size)))
-    big, first, last = inputs.long_output(rng, 200_000 + rng.randint(0, 5000))
+            cases.append((limit, *inputs.long_output(rng, size, _long_line(rng, limit))))
+    limit = _constant(ctx, "mca/tools/truncate.py", "MAX_RESULT_CHARS", DEFAULT_LIMIT)
+    big, first, last = inputs.long_output(rng, 200_000 + rng.randint(0, 5000), _long_line(rng, limit))
     workdir, name = _big_file(ctx, rng, "tail-kept", big)
     ops = [{"op": "truncate", "text": text, "limit": limit} for limit, text, _, _ in cases]
     ops.append(call_op("call_log_" + token(rng, 6), "read_file", {"path": name}))
@@ -308,10 +326,11 @@ def test_tail_kept(ctx):
 def _escape_scene(ctx, rng):
     """A workdir with files and links inside, and secrets beside it and elsewhere; the calls to make.
 
-    Returns (workdir, a file inside that holds the needle, refused, allowed, secrets): refused
-    is a list of (what, tool, args), allowed of (what, tool, args, the content expected or None);
-    secrets are texts no result may hold. Every file holds the same needle, so a grep that
-    goes where it must not finds something to leak.
+    Returns (the workdir as the tools get it: a symlink to the real one, a file inside that
+    holds the needle, refused, allowed, secrets): refused is a list of (what, tool, args),
+    allowed of (what, tool, args, the content expected or None); secrets are texts no result
+    may hold. Every file holds the same needle, so a grep that goes where it must not finds
+    something to leak. Some paths out lead to nothing that exists: refused all the same.
     """
     root = ctx.tmp("path-escape-refused").resolve()
     tag = token(rng, 5)
@@ -333,8 +352,15 @@ def _escape_scene(ctx, rng):
     os.symlink(elsewhere, workdir / dir_out)
     os.symlink(sibling / "secret.txt", workdir / deep.split("/")[0] / "deep_link.txt")
     sub = deep.split("/")[0]
+    via = root / f"here_{tag}"  # the workdir reached through a link, as a linked home or /tmp on macOS is
+    os.symlink(workdir, via)
+    missing = f"gone_{inputs.letters(rng, 5)}"
     say = ctx.say
     refused = [
+        (say("what.dotdot_missing"), "read_file", {"path": f"../{missing}.txt"}),
+        (say("what.absolute_missing"), "list_dir", {"path": str(root / missing / inputs.letters(rng, 4))}),
+        (say("what.climbs_to_nothing"), "grep",
+         {"pattern": needle, "path": f"{sub}/../../{missing}/{inputs.file_name(rng)}"}),
         (say("what.dotdot"), "read_file", {"path": f"../{elsewhere.name}/secret.txt"}),
         (say("what.climbs_out"), "read_file", {"path": f"{sub}/../../{sibling.name}/secret.txt"}),
         (say("what.absolute_outside"), "read_file", {"path": str(elsewhere / "secret.txt")}),
@@ -352,6 +378,7 @@ def _escape_scene(ctx, rng):
     ]
     allowed = [
         (say("what.absolute_inside"), "read_file", {"path": str(workdir / plain)}, inside[plain]),
+        (say("what.absolute_via_link"), "read_file", {"path": str(via / plain)}, inside[plain]),
         (say("what.dotdot_inside"), "read_file", {"path": f"{sub}/../{plain}"}, inside[plain]),
         (say("what.dotted_name"), "read_file", {"path": dotted}, inside[dotted]),
         (say("what.link_in"), "read_file", {"path": link_in}, inside[plain]),
@@ -361,11 +388,11 @@ def _escape_scene(ctx, rng):
          None),
     ]
     rng.shuffle(refused)
-    return workdir, plain, refused, allowed, secrets
+    return via, plain, refused, allowed, secrets
 
 
 def test_path_escape_refused(ctx):
-    """Every path that leaves the workdir - .., an absolute path, a directory whose name merely starts like the workdir's, a symlink or linked directory pointing out - is refused by read_file, list_dir and grep with an error result naming the path, and nothing outside is read; paths that stay inside (absolute, with .., through a link inside, a name starting with ..) work, and grep of the workdir skips links pointing out."""
+    """Every path that leaves the workdir - .., an absolute path, a directory whose name merely starts like the workdir's, a symlink or linked directory pointing out, a path out to nothing that exists - is refused by read_file, list_dir and grep with an error result naming the path, and nothing outside is read; paths that stay inside (absolute, with .., through a link inside, a name starting with ..) work, also when the workdir itself is reached through a symlink, and grep of the workdir skips links pointing out."""
     say = ctx.say
     rng = ctx.rng("path-escape-refused")
     workdir, plain, refused, allowed, secrets = _escape_scene(ctx, rng)

@@ -96,10 +96,11 @@ def letters(rng: random.Random, length: int = 6) -> str:
     return "".join(rng.choice(string.ascii_lowercase) for _ in range(length))
 
 
-def long_output(rng: random.Random, size: int) -> tuple[str, str, str]:
+def long_output(rng: random.Random, size: int, last_length: int | None = None) -> tuple[str, str, str]:
     """About `size` characters of a command's output: lines of mixed text without a digit (so
-    every number in a truncated result is the cut's own), the last one an error message, short,
-    so any honest tail holds it whole. (text, first line, last line)."""
+    every number in a truncated result is the cut's own), the last one an error message: short
+    (at most 40 characters, so any honest tail of a 200-character limit holds it whole), or, with
+    `last_length`, at least that long (a tail of a fixed size loses it). (text, first line, last line)."""
     first = f"$ run {letters(rng, 5)} {rng.choice(CJK_WORDS)} --verbose"
     lines = [first]
     total = len(first)
@@ -108,6 +109,8 @@ def long_output(rng: random.Random, size: int) -> tuple[str, str, str]:
         lines.append(line)
         total += len(line) + 1
     last = f"{rng.choice(ERRORS)}: {rng.choice(CJK_WORDS)} {letters(rng, 6)} {rng.choice(EMOJI)}"
+    while last_length is not None and len(last) < last_length:
+        last += " " + rng.choice([rng.choice(ASCII_WORDS), rng.choice(CJK_WORDS), letters(rng, rng.randint(3, 9))])
     lines.append(last)
     return "\n".join(lines) + ("\n" if rng.random() < 0.5 else ""), first, last
 

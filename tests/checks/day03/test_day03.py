@@ -54,6 +54,10 @@ def test_names_are_plain_and_texts_have_no_digits(seed):
     assert not re.search(r"\d", text)
     assert text.split("\n")[0] == first and text.rstrip("\n").split("\n")[-1] == last
     assert len(first) <= 40 and len(last) <= 40  # any honest tail of a 200-character limit holds them
+    wanted = rng.randint(41, 600)
+    text, first, last = inputs.long_output(rng, rng.randint(200, 20_000), wanted)
+    assert not re.search(r"\d", text) and text.rstrip("\n").split("\n")[-1] == last
+    assert wanted <= len(last) <= wanted + 12  # long enough that a tail of a fixed size loses it, and no longer
 
 
 @pytest.mark.parametrize("seed", range(40))
