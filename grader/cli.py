@@ -536,3 +536,9 @@ def verify(
 def main() -> None:
     """Console-script entry point."""
     app()
+
+
+# Grading a class (grade, gradebook merge|report) lives in its own package.
+from grader.classroom.commands import register as _register_classroom  # noqa: E402
+
+_register_classroom(app)
