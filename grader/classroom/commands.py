@@ -112,7 +112,7 @@ def grade(
     try:
         selected = check_selection(the_day, only)
         which = parse_shard(shard_spec)
-        found = find_submissions(submissions, course.agent.package)
+        found = find_submissions(submissions, course.agent.package, _in_clone(course, the_day))
     except (EngineError, SubmissionError) as exc:
         raise main_cli.fail(str(exc)) from None
     mine = shard(found, which)
@@ -162,6 +162,14 @@ def grade(
                        graded=graded, others=len(rows) - graded))
     typer.echo(word("grade.written", csv=written[books.CSV_NAME], results=written[books.RESULTS], report=report))
     raise typer.Exit(main_cli.EXIT_OK)
+
+
+def _in_clone(course, day) -> Path | None:
+    """Where the day's lab sits in a clone of the kit (labs/<slug>), if it sits in the kit."""
+    try:
+        return Path(day.lab).resolve().relative_to(Path(course.root).resolve())
+    except ValueError:
+        return None
 
 
 def _write_report(directory: Path, book: books.Gradebook, course) -> Path:

@@ -3,6 +3,7 @@
 An argument of `grader grade` is either a submission or a directory of submissions:
 
 * a directory holding the agent's package (`mca/`) is one submission, named after the directory;
+  so is a clone of the kit whose day's lab (`labs/<slug>/mca/`) is there: that lab is graded;
 * any other directory with subdirectories is a class: each subdirectory (hidden ones and
   gradebooks aside) is one submission, named after it, whether or not it looks like a lab
   (one that does not becomes a row that says so);
@@ -29,22 +30,32 @@ class SubmissionError(Exception):
 @dataclass(frozen=True)
 class Submission:
     name: str
-    path: Path
+    path: Path       # the directory graded: the lab itself, or the day's lab inside a clone of the kit
 
 
 def is_gradebook(path: Path) -> bool:
     return (Path(path) / GRADEBOOK_MARK).is_file()
 
 
-def find_submissions(paths: list[Path], package: str) -> list[Submission]:
-    """Every submission the arguments name, sorted by name; SubmissionError on a bad argument."""
+def lab_of(path: Path, package: str, in_clone: Path | None) -> Path | None:
+    """The lab a directory holds: itself if it has the package, else its `in_clone` lab if that has."""
+    if (path / package).is_dir():
+        return path
+    if in_clone is not None and (path / in_clone / package).is_dir():
+        return path / in_clone
+    return None
+
+
+def find_submissions(paths: list[Path], package: str, in_clone: Path | None = None) -> list[Submission]:
+    """Every submission the arguments name, sorted by name; SubmissionError on a bad argument.
+    `in_clone`: where the day's lab sits in a clone of the kit (labs/<slug>), relative."""
     found: dict[str, Submission] = {}
 
     def add(name: str, path: Path) -> None:
         other = found.get(name)
         if other is not None:
             raise SubmissionError(word("grade.duplicate_name", name=name, first=other.path, second=path))
-        found[name] = Submission(name, path)
+        found[name] = Submission(name, lab_of(path, package, in_clone) or path)
 
     for given in paths:
         path = Path(given).expanduser()
@@ -53,7 +64,7 @@ def find_submissions(paths: list[Path], package: str) -> list[Submission]:
         if not path.is_dir():
             raise SubmissionError(word("grade.not_a_directory", path=given))
         path = path.resolve()
-        if (path / package).is_dir():
+        if lab_of(path, package, in_clone) is not None:
             add(path.name, path)
             continue
         inside = sorted(child for child in path.iterdir()
