@@ -177,20 +177,27 @@ def _not_a_lab(settings: Settings, submission: Submission) -> str | None:
     return word("grade.note_not_a_lab", why=problem) if problem else None
 
 
+def not_graded(settings: Settings, submission: Submission) -> Row | None:
+    """The row of a submission that is not a lab (no grading process needed), else None."""
+    problem = _not_a_lab(settings, submission)
+    if not problem:
+        return None
+    return Row(submission.name, str(submission.path), seed_for(settings.batch_seed, submission.name), NOT_A_LAB,
+               problem)
+
+
 def grade_one(settings: Settings, submission: Submission, scratch: Path, running: _Running) -> Row | None:
     """Grade one submission in a worker; None only when the batch was cancelled first."""
-    seed = seed_for(settings.batch_seed, submission.name)
-    row = Row(submission.name, str(submission.path), seed, NOT_A_LAB)
-    problem = _not_a_lab(settings, submission)
-    if problem:
-        row.note = problem
+    row = not_graded(settings, submission)
+    if row is not None:
         return row
+    row = Row(submission.name, str(submission.path), seed_for(settings.batch_seed, submission.name), GRADED)
     home = Path(tempfile.mkdtemp(prefix="worker-", dir=scratch))
     out, cwd, tmp = home / "result.json", home / "cwd", home / "tmp"
     cwd.mkdir()
     tmp.mkdir()  # the grading's run root goes here: removed with the batch's scratch even if it is killed
     argv = [sys.executable, "-m", "grader.classroom.worker", "--course", str(Path(settings.course.root) / "course.toml"),
-            "--day", settings.day.id, "--lab", str(submission.path), "--seed", str(seed), "--out", str(out),
+            "--day", settings.day.id, "--lab", str(submission.path), "--seed", str(row.seed), "--out", str(out),
             "--lang", i18n.language(), *[arg for check in settings.only for arg in ("--only", check)]]
     with open(home / "stdout", "wb") as stdout, open(home / "stderr", "wb") as stderr:
         row.started = time.time()
@@ -238,9 +245,23 @@ def run_batch(settings: Settings, submissions: list[Submission],
     rows: list[Row] = []
     pool = ThreadPoolExecutor(max_workers=max(settings.jobs, 1), thread_name_prefix="grade")
     try:
-        futures = [pool.submit(grade_one, settings, one, scratch, running) for one in submissions]
+        labs = []
+        for one in submissions:  # what is not a lab is known at once: its row comes first
+            row = not_graded(settings, one)
+            if row is None:
+                labs.append(one)
+                continue
+            rows.append(row)
+            if on_row is not None:
+                on_row(row, len(rows))
+        futures = {pool.submit(grade_one, settings, one, scratch, running): one for one in labs}
         for future in as_completed(futures):
-            row = future.result()
+            try:
+                row = future.result()
+            except Exception as exc:  # a fault of the batch itself (a full disk ...): still one row
+                one = futures[future]
+                row = Row(one.name, str(one.path), seed_for(settings.batch_seed, one.name), CRASHED,
+                          word("grade.note_batch", why=f"{type(exc).__name__}: {exc}"[:300]))
             if row is None:
                 continue
             rows.append(row)

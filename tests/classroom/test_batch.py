@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import shutil
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -201,16 +204,21 @@ def test_ctrl_c_stops_every_grading_process(course_dir, tmp_path):
     settings = batching.Settings(course=course, day=day, batch_seed=1, jobs=2, timeout=120,
                                  env={"PATH": "/usr/bin:/bin", "TMPDIR": str(tmp_path)})
 
-    def interrupt(row, done):  # once the hanging lab's import probe is running, press Ctrl-C
+    def press_ctrl_c():  # once the hanging lab's import probe is running
         for _ in range(600):
             if any("import-probe" in line for line in leftovers(str(tmp_path))):  # the probe's cwd
                 break
             time.sleep(0.1)
-        raise KeyboardInterrupt
+        os.kill(os.getpid(), signal.SIGINT)
 
+    seen = []
+    presser = threading.Thread(target=press_ctrl_c, daemon=True)
+    presser.start()
     with pytest.raises(batching.Interrupted) as stopped:
-        batching.run_batch(settings, find_submissions([tmp_path / "class"], "toy"), on_row=interrupt)
-    assert [row.name for row in stopped.value.rows] == ["b-empty"]
+        batching.run_batch(settings, find_submissions([tmp_path / "class"], "toy"),
+                           on_row=lambda row, done: seen.append(row.name))
+    presser.join()
+    assert seen == ["b-empty"] and [row.name for row in stopped.value.rows] == ["b-empty"]
     assert not leftovers(str(tmp_path)), leftovers(str(tmp_path))
 
 
@@ -249,3 +257,16 @@ def test_a_terminal_gets_a_counter_line(monkeypatch):
     assert text.startswith("\r\033[K[1/3] ann: 3/3 passed, bonus 1/1 (1.0 s)")
     assert "\r\033[K[2/3] bo: not a lab: the directory is empty\n" in text  # a problem stays on screen
     assert text.endswith("\n")
+
+
+def test_a_fault_of_the_batch_itself_is_still_a_row(course_dir, tmp_path, monkeypatch):
+    course = load_course(course_dir / "course.toml")
+    settings = batching.Settings(course=course, day=course.find_day("day-01"), batch_seed=1, jobs=1, timeout=60,
+                                 env={"TMPDIR": str(tmp_path)})
+
+    def no_space(settings, submission, scratch, running):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(batching, "grade_one", no_space)
+    lab = Submission("ann", course_dir / "solutions/day-01-hello")
+    (row,) = batching.run_batch(settings, [lab])
+    assert (row.name, row.outcome) == ("ann", "crashed") and "No space left on device" in row.note
