@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_append  # noqa: E402
+import bench_batch  # noqa: E402
 import bench_fork  # noqa: E402
 import bench_grader  # noqa: E402
 import bench_replay  # noqa: E402
@@ -38,6 +39,7 @@ BENCHMARKS = {
     "resume": bench_resume,
     "fork": bench_fork,
     "grader": bench_grader,
+    "batch": bench_batch,
 }
 COLUMNS = ("benchmark", "figure", "baseline", "ratio", "goal", "result", "note")
 

@@ -13,7 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = ("benchmark", "figure", "baseline", "ratio", "goal", "result", "note")
 ROWS = ("append-log", "append-snapshot", "replay", "replay-proposed", "resume-vs-python", "resume-10k-vs-10",
-        "resume-turn", "fork-memory", "fork-memory-cli", "grader-latency", "grader-overhead")
+        "resume-turn", "fork-memory", "fork-memory-cli", "grader-latency", "grader-overhead",
+        "batch-throughput")
 
 
 def test_quick_run_prints_every_row():
