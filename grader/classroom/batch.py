@@ -196,7 +196,8 @@ def grade_one(settings: Settings, submission: Submission, scratch: Path, running
     out, cwd, tmp = home / "result.json", home / "cwd", home / "tmp"
     cwd.mkdir()
     tmp.mkdir()  # the grading's run root goes here: removed with the batch's scratch even if it is killed
-    argv = [sys.executable, "-m", "grader.classroom.worker", "--course", str(Path(settings.course.root) / "course.toml"),
+    course = Path(settings.course.root) / "course.toml"
+    argv = [sys.executable, "-m", "grader.classroom.worker", "--course", str(course),
             "--day", settings.day.id, "--lab", str(submission.path), "--seed", str(row.seed), "--out", str(out),
             "--lang", i18n.language(), *[arg for check in settings.only for arg in ("--only", check)]]
     with open(home / "stdout", "wb") as stdout, open(home / "stderr", "wb") as stderr:

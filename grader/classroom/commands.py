@@ -28,8 +28,9 @@ from grader.classroom.submissions import SubmissionError, find_submissions, pars
 from grader.engine import EngineError, check_selection, new_seed
 from grader.i18n import display_width, word
 
-gradebook_app = typer.Typer(no_args_is_help=True, add_completion=False,
-                            help="Work with the gradebooks `grader grade` writes: merge shards, write the class report.")
+gradebook_app = typer.Typer(
+    no_args_is_help=True, add_completion=False,
+    help="Work with the gradebooks `grader grade` writes: merge shards, write the class report.")
 
 
 def _plural(key: str, count: int, **fields) -> str:
@@ -90,14 +91,17 @@ def grade(
         metavar="SECONDS", help="wall limit per submission; a grading past it is stopped with every process "
         "it started and its row says so")] = DEFAULT_TIMEOUT,
     seed: Annotated[Optional[int], typer.Option(
-        metavar="N", help="batch seed: each submission's seed is derived from it and its name (recorded per row)")] = None,
+        metavar="N", help="batch seed: each submission's seed is derived from it and its name (recorded per "
+        "row)")] = None,
     shard_spec: Annotated[Optional[str], typer.Option(
-        "--shard", metavar="K/N", help="grade only the K-th of N slices (round-robin over the names), for a CI matrix")] = None,
+        "--shard", metavar="K/N", help="grade only the K-th of N slices (round-robin over the names), for a "
+        "CI matrix")] = None,
     only: Annotated[Optional[list[str]], typer.Option(
         metavar="CHECK", help="run only this check id in every grading (repeatable)")] = None,
     ci: Annotated[bool, typer.Option("--ci", help="refuse (exit 3) if the checks or course.toml differ from the "
                                      "shipped ones, before or after the batch")] = False,
-    force: Annotated[bool, typer.Option("--force", help="replace the gradebook already in the output directory")] = False,
+    force: Annotated[bool, typer.Option("--force", help="replace the gradebook already in the output "
+                                        "directory")] = False,
 ) -> None:
     """Grade many submissions of one day, in parallel, into a gradebook (CSV, JSONL and an HTML class report).
 
@@ -216,7 +220,8 @@ def report(
     output: Annotated[Optional[Path], typer.Option(
         "--output", "-o", metavar="FILE", help="where to write the HTML (default: DIR/report.html)")] = None,
 ) -> None:
-    """Write the class report of a gradebook: one self-contained HTML file (heatmap, pass rates, what to teach again)."""
+    """Write the class report of a gradebook: one self-contained HTML file (heatmap, pass rates, what to teach
+    again)."""
     course = main_cli.load()
     try:
         book = books.read(directory)

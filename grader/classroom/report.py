@@ -7,144 +7,21 @@ submissions x checks. Inline CSS, no script, no network: it reads the same opene
 a mail attachment. Every text that comes from a submission (names, messages, notes,
 paths) is escaped; so is everything else, for good measure.
 
-`summarise` does the counting (tests read its numbers); `render_html` only lays them out.
+The counting is summary.py's; this module only lays its numbers out.
 """
 
 from __future__ import annotations
 
 import html
-import re
-from collections import Counter
-from dataclasses import dataclass, field
 
 from grader.classroom.batch import GRADED, OUTCOMES
 from grader.classroom.gradebook import Gradebook
-from grader.course import Course, Day
+from grader.classroom.summary import ClassSummary, summarise
+from grader.course import Course
 from grader.i18n import language, word
 
-FAILING = ("failed", "error", "timeout")
 MARKS = {"passed": "✓", "failed": "✗", "error": "!", "timeout": "T", "skipped": "–"}
 MESSAGE_CHARS = 280
-
-
-@dataclass
-class CheckSummary:
-    id: str
-    label: str                 # its number in the student's report (1, 2 ...), *1, *2 ... for bonus
-    title: str
-    bonus: bool
-    exercises: tuple[str, ...]
-    ran: int = 0               # graded submissions in which it ran
-    passed: int = 0
-    failing: int = 0           # failed, error or timeout
-    skipped: int = 0
-    common: str | None = None  # the most common failure message (one real example of it)
-    common_count: int = 0
-
-    @property
-    def rate(self) -> float | None:
-        return self.passed / self.ran if self.ran else None
-
-
-@dataclass
-class PointSummary:
-    id: str
-    file: str
-    summary: str
-    checks: tuple[str, ...]    # the core checks that rest on it
-    blocked: int = 0           # students (whose lab starts) failing at least one of those
-    next_for: int = 0          # students whose report names it as `next:`
-
-
-@dataclass
-class ClassSummary:
-    day: Day
-    book: Gradebook
-    outcomes: Counter
-    graded: int
-    started: int               # graded labs that could start (the points are counted on these)
-    cannot_start: int
-    all_passed: int
-    core_total: int
-    mean: float | None
-    distribution: list[int]    # distribution[k]: graded submissions with k core checks passed
-    checks: list[CheckSummary] = field(default_factory=list)
-    points: list[PointSummary] = field(default_factory=list)
-
-    @property
-    def top_point(self) -> PointSummary | None:
-        """The point that blocks most students (ties: named `next:` for more, then manifest order)."""
-        ranked = [p for p in self.points if p.blocked]
-        return max(ranked, key=lambda p: (p.blocked, p.next_for), default=None)
-
-
-def _message_key(message: str) -> str:
-    """Messages differ in the generated values they quote: numbers alone do not make a new one."""
-    return re.sub(r"\d+", "#", " ".join(message.split()))
-
-
-def _next_point(checks: list[dict], day: Day) -> str | None:
-    """The point the student's own report names `next:` (grader/report/text.py's rule)."""
-    counts = Counter(p for c in checks if c["status"] != "passed" for p in c.get("exercises", []))
-    if not counts:
-        return None
-    best = max(counts.values())
-    return next((e.id for e in day.exercises if counts.get(e.id) == best), None)
-
-
-def summarise(book: Gradebook, day: Day) -> ClassSummary:
-    results = [row.result for row in book.rows if row.outcome == GRADED and row.result]
-    started = [r for r in results if not r.get("blocked")]
-    selected = set(book.checks)
-    core_ids = [c.id for c in day.checks_core if c.id in selected]
-    bonus_ids = [c.id for c in day.checks_bonus if c.id in selected]
-    labels = {cid: str(n) for n, cid in enumerate((c.id for c in day.checks_core), 1)}
-    labels.update({cid: f"*{n}" for n, cid in enumerate((c.id for c in day.checks_bonus), 1)})
-    totals = [r.get("total", 0) for r in results]
-    core_total = max(totals, default=len(core_ids))
-    distribution = [0] * (core_total + 1)
-    for result in results:
-        distribution[min(result.get("passed", 0), core_total)] += 1
-    summary = ClassSummary(
-        day=day, book=book, outcomes=Counter(row.outcome for row in book.rows), graded=len(results),
-        started=len(started), cannot_start=len(results) - len(started),
-        all_passed=sum(1 for r in results if r.get("total") and r.get("passed") == r.get("total")),
-        core_total=core_total, mean=(sum(r.get("passed", 0) for r in results) / len(results)) if results else None,
-        distribution=distribution)
-
-    for check in (day.check(cid) for cid in [*core_ids, *bonus_ids]):
-        item = CheckSummary(check.id, labels[check.id], check.title, check.bonus, check.exercises)
-        messages: Counter = Counter()
-        example: dict[str, str] = {}
-        for result in results:
-            found = next((c for c in [*result.get("checks", []), *result.get("bonus", [])] if c["id"] == check.id),
-                         None)
-            if found is None:
-                continue
-            item.ran += 1
-            status = found["status"]
-            item.passed += status == "passed"
-            item.skipped += status == "skipped"
-            if status in FAILING:
-                item.failing += 1
-                text = found.get("message") or status
-                key = _message_key(text)
-                messages[key] += 1
-                example.setdefault(key, text)
-        if messages:
-            key, count = max(messages.items(), key=lambda kv: kv[1])  # ties: the first seen (names sorted)
-            item.common, item.common_count = example[key], count
-        summary.checks.append(item)
-
-    for exercise in day.exercises:
-        resting = tuple(cid for cid in core_ids if exercise.id in day.check(cid).exercises)
-        point = PointSummary(exercise.id, exercise.file, exercise.summary, resting)
-        for result in started:
-            failing = {c["id"] for c in result.get("checks", []) if c["status"] != "passed"}
-            point.blocked += bool(failing & set(resting))
-            point.next_for += _next_point(result.get("checks", []), day) == exercise.id
-        summary.points.append(point)
-    return summary
 
 
 # --------------------------------------------------------------------------- HTML
@@ -180,7 +57,8 @@ p { margin: 4px 0; }
 .muted { color: var(--muted); }
 code { font: 12.5px/1.3 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
 .cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 18px 0 6px; }
-.card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px; min-width: 150px; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px;
+  min-width: 150px; }
 .card b { display: block; font-size: 24px; line-height: 1.2; }
 .card span { color: var(--muted); }
 .teach { background: var(--card); border: 1px solid var(--line); border-left: 5px solid var(--fail);
@@ -189,14 +67,15 @@ code { font: 12.5px/1.3 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospa
 table { border-collapse: collapse; background: var(--card); }
 .list { width: 100%; border: 1px solid var(--line); border-radius: 8px; }
 .list th, .list td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid var(--line); }
-.list th { font-weight: 600; color: var(--muted); font-size: 12.5px; background: #fafbfc; }
+.list th { white-space: nowrap; font-weight: 600; color: var(--muted); font-size: 12.5px; background: #fafbfc; }
 .list td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 .bar { position: relative; width: 120px; height: 10px; background: var(--fail-bg); border-radius: 5px;
   display: inline-block; vertical-align: middle; margin-right: 6px; overflow: hidden; }
 .bar i { position: absolute; left: 0; top: 0; bottom: 0; background: var(--pass); }
 .msg { color: var(--fail); word-break: break-word; }
 .dist td { padding: 2px 8px; }
-.dist .fill { display: inline-block; height: 12px; background: var(--accent); border-radius: 2px; vertical-align: middle; }
+.dist .fill { display: inline-block; height: 12px; background: var(--accent); border-radius: 2px;
+  vertical-align: middle; }
 .heat { border: 1px solid var(--line); }
 .heat th, .heat td { border: 1px solid #fff; padding: 0; text-align: center; }
 .heat thead th { font-size: 11.5px; color: var(--muted); padding: 4px 2px; min-width: 26px; background: #fafbfc; }
@@ -236,7 +115,7 @@ def _teach(s: ClassSummary) -> str:
     if top is None:
         parts.append(f'<div class="teach"><p>{_e(word("classreport.teach_none"))}</p></div>')
     else:
-        lead = word("classreport.teach_lead", point=top.id, file=top.file, blocked=top.blocked, started=s.started)
+        lead = _plural("classreport.teach_lead", s.started, point=top.id, file=top.file, blocked=top.blocked)
         checks = ", ".join(top.checks)
         parts.append(f'<div class="teach"><p class="big"><b>{_e(lead)}</b></p>'
                      f'<p>{_e(top.summary)}</p>'
@@ -328,7 +207,8 @@ def _heatmap(s: ClassSummary) -> str:
                 cells.append(f'<td class="cell none{sep(i)}"></td>')
                 continue
             status = one["status"] if one["status"] in MARKS else "error"
-            tip = f"{check.id}: {status}" + (f" — {_short(one.get('message') or '', 600)}" if one.get("message") else "")
+            message = one.get("message") or ""
+            tip = f"{check.id}: {status}" + (f" — {_short(message, 600)}" if message else "")
             cells.append(f'<td class="cell {status}{sep(i)}" title="{_e(tip)}">{MARKS[status]}</td>')
         score = f"{result.get('passed', 0)}/{result.get('total', 0)}"
         if result.get("bonus_total"):

@@ -12,7 +12,8 @@ import pytest
 from grader import i18n
 from grader.classroom import gradebook as books
 from grader.classroom.batch import Row
-from grader.classroom.report import render_html, summarise
+from grader.classroom.report import render_html
+from grader.classroom.summary import summarise
 from grader.course import load_course
 from tests.classroom.conftest import KIT, csv_rows, invoke, jsonl_rows
 
@@ -156,7 +157,8 @@ def _refused(done, says: str) -> None:
 def test_merge_refuses_shards_that_do_not_belong_together(tmp_path):
     one, two = _shards(tmp_path)
     other_day = tmp_path / "day2"
-    books.write(other_day, book([graded("zed")], day="day-02", checks=[c.id for c in COURSE.find_day("day-02").all_checks]))
+    day2 = [c.id for c in COURSE.find_day("day-02").all_checks]
+    books.write(other_day, book([graded("zed")], day="day-02", checks=day2))
     _refused(invoke("--course", KIT, "gradebook", "merge", tmp_path / "m1", one, other_day),
              "grades day-01 and")
     fewer = tmp_path / "fewer"
@@ -179,7 +181,8 @@ def test_merge_replaces_a_gradebook_only_when_told(tmp_path):
     assert len(jsonl_rows(tmp_path / "out")) == 8
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("an instructor's file")
-    _refused(invoke("--course", KIT, "gradebook", "merge", "--force", tmp_path / "mine", one, two), "holds no gradebook")
+    _refused(invoke("--course", KIT, "gradebook", "merge", "--force", tmp_path / "mine", one, two),
+             "holds no gradebook")
     assert (tmp_path / "mine" / "notes.txt").read_text() == "an instructor's file"
 
 
@@ -300,7 +303,8 @@ def test_the_page_speaks_chinese_too():
         page = render_html(book(a_class()), COURSE)
     finally:
         i18n.set_language(None)
-    assert '<html lang="zh-CN">' in page and "需要再讲一遍的内容" in page and "卡住了 4 名学生中的 2 名" in page
+    assert '<html lang="zh-CN">' in page and "需要再讲一遍的内容" in page
+    assert "卡住了 4 名学生中的 2 名" in page
 
 
 def test_the_report_command_writes_the_page(tmp_path):
