@@ -11,9 +11,12 @@ stopped, nothing written).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Annotated, Optional
@@ -109,6 +112,8 @@ def grade(
     """  # noqa: E501
     course = main_cli.load()
     the_day = main_cli.find_day(course, day)
+    if not the_day.checks_module.is_file():
+        raise main_cli.fail(word("grade.no_checks", day=the_day.id, module=the_day.checks_module))
     if jobs is not None and jobs < 1:
         raise main_cli.fail(word("grade.bad_jobs", jobs=jobs))
     if not timeout > 0:
@@ -143,7 +148,8 @@ def grade(
     progress = Progress(len(mine))
     started = time.perf_counter()
     try:
-        rows = run_batch(settings, mine, on_row=progress)
+        with _terminate_as_interrupt():
+            rows = run_batch(settings, mine, on_row=progress)
     except Interrupted as exc:
         progress.finish()
         raise main_cli.fail(word("grade.interrupted", done=len(exc.rows), total=len(mine), out=out),
@@ -166,6 +172,24 @@ def grade(
                        graded=graded, others=len(rows) - graded))
     typer.echo(word("grade.written", csv=written[books.CSV_NAME], results=written[books.RESULTS], report=report))
     raise typer.Exit(main_cli.EXIT_OK)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM (a CI job cancelled, `kill`) stops the batch as Ctrl-C does: every grading process
+    is stopped with what it started, rather than left running without its batch."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(number, frame):
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _in_clone(course, day) -> Path | None:

@@ -9,6 +9,8 @@ import io
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -270,3 +272,33 @@ def test_a_fault_of_the_batch_itself_is_still_a_row(course_dir, tmp_path, monkey
     lab = Submission("ann", course_dir / "solutions/day-01-hello")
     (row,) = batching.run_batch(settings, [lab])
     assert (row.name, row.outcome) == ("ann", "crashed") and "No space left on device" in row.note
+
+
+def test_a_day_without_checks_is_refused_before_grading(room, course_dir):
+    (course_dir / "checks" / "day01" / "checks.py").unlink()
+    _refused(invoke("grade", "day-01", room), "the checks of day-01 are not available yet")
+
+
+def test_sigterm_stops_the_batch_and_every_grading_process(course_dir, tmp_path):
+    """A cancelled CI job: the batch gets SIGTERM while a grading hangs in its import probe."""
+    hangs = tmp_path / "class" / "hangs"
+    shutil.copytree(course_dir / "solutions/day-01-hello", hangs)
+    with open(hangs / "toy" / "__init__.py", "a", encoding="utf-8") as handle:
+        handle.write("\nimport time\nwhile True:\n    time.sleep(1)\n")
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    batch = subprocess.Popen([sys.executable, "-m", "grader", "grade", "day-01", tmp_path / "class", "-o",
+                              tmp_path / "out"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(600):
+            if any("import-probe" in line for line in leftovers(str(tmp_path))):
+                break
+            time.sleep(0.1)
+        batch.send_signal(signal.SIGTERM)
+        out, err = batch.communicate(timeout=60)
+    finally:
+        batch.kill()
+    assert batch.returncode == 130, out + err
+    assert "interrupted: 0 of 1 submissions were graded" in err
+    assert not (tmp_path / "out").exists()
+    assert not leftovers(str(tmp_path)), leftovers(str(tmp_path))
