@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run every benchmark of the kit and print one table.
 
-    python benchmarks/run.py            the full run (about a minute and a half)
+    python benchmarks/run.py            the full run (about two minutes)
     python benchmarks/run.py --quick    a smoke run with small sizes (a few seconds)
     python benchmarks/run.py --only replay --only fork
 

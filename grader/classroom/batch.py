@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -274,10 +275,5 @@ def run_batch(settings: Settings, submissions: list[Submission],
         raise Interrupted(sorted(rows, key=lambda r: r.name)) from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-        _remove(scratch)
+        shutil.rmtree(scratch, ignore_errors=True)
     return sorted(rows, key=lambda r: r.name)
-
-
-def _remove(path: Path) -> None:
-    import shutil
-    shutil.rmtree(path, ignore_errors=True)

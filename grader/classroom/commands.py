@@ -116,7 +116,7 @@ def grade(
         raise main_cli.fail(word("grade.no_checks", day=the_day.id, module=the_day.checks_module))
     if jobs is not None and jobs < 1:
         raise main_cli.fail(word("grade.bad_jobs", jobs=jobs))
-    if not timeout > 0:
+    if not 0 < timeout < 10**9:  # nan and inf too
         raise main_cli.fail(word("grade.bad_timeout", timeout=timeout))
     try:
         selected = check_selection(the_day, only)

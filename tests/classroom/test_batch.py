@@ -160,7 +160,8 @@ def test_bad_arguments_exit_2_in_one_line_before_any_grading(room, tmp_path, cou
     _refused(invoke("grade", "day-01", tmp_path / "nowhere"), "no such directory")
     _refused(invoke("grade", "day-01", tmp_path / "file.zip"), "unpack archives first")
     _refused(invoke("grade", "day-01", room, "--jobs", 0), "--jobs takes 1 or more")
-    _refused(invoke("grade", "day-01", room, "--timeout", 0), "--timeout takes a number of seconds")
+    for timeout in (0, -5, "nan", "inf"):
+        _refused(invoke("grade", "day-01", room, "--timeout", timeout), "--timeout takes a number of seconds")
     _refused(invoke("grade", "day-01", room, "--shard", "3/2"), "--shard takes K/N")
     _refused(invoke("grade", "day-01", room, "--only", "nope"), "has no check 'nope'")
     _refused(invoke("grade", "day-01", room, "-o", tmp_path / "file.zip"), "is a file")
@@ -301,4 +302,19 @@ def test_sigterm_stops_the_batch_and_every_grading_process(course_dir, tmp_path)
     assert batch.returncode == 130, out + err
     assert "interrupted: 0 of 1 submissions were graded" in err
     assert not (tmp_path / "out").exists()
+    assert not leftovers(str(tmp_path)), leftovers(str(tmp_path))
+
+
+def test_a_lab_that_stops_its_grader_costs_its_own_row_only(room, course_dir, tmp_path):
+    """SIGSTOP to the grading process: it would wait for ever; the wall limit ends it."""
+    stops = room / "stops"
+    shutil.copytree(course_dir / "solutions/day-01-hello", stops)
+    with open(stops / "toy" / "__init__.py", "a", encoding="utf-8") as handle:
+        handle.write("\nimport os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TMPDIR", str(tmp_path))
+        done = invoke("grade", "day-01", stops, room / "dee", "-o", tmp_path / "out", "--timeout", 3)
+    assert done.exit_code == 0, done.stderr
+    rows = jsonl_rows(tmp_path / "out")
+    assert rows["stops"]["outcome"] == "timed-out" and rows["dee"]["outcome"] == "not-a-lab"
     assert not leftovers(str(tmp_path)), leftovers(str(tmp_path))
