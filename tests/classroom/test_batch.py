@@ -212,15 +212,20 @@ def test_ctrl_c_stops_every_grading_process(course_dir, tmp_path):
             if any("import-probe" in line for line in leftovers(str(tmp_path))):  # the probe's cwd
                 break
             time.sleep(0.1)
-        os.kill(os.getpid(), signal.SIGINT)
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
 
     seen = []
-    presser = threading.Thread(target=press_ctrl_c, daemon=True)
-    presser.start()
-    with pytest.raises(batching.Interrupted) as stopped:
-        batching.run_batch(settings, find_submissions([tmp_path / "class"], "toy"),
-                           on_row=lambda row, done: seen.append(row.name))
-    presser.join()
+    # A suite started in the background inherits SIGINT ignored: Ctrl-C as a terminal gives it, here.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        presser = threading.Thread(target=press_ctrl_c, daemon=True)
+        presser.start()
+        with pytest.raises(batching.Interrupted) as stopped:
+            batching.run_batch(settings, find_submissions([tmp_path / "class"], "toy"),
+                               on_row=lambda row, done: seen.append(row.name))
+        presser.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert seen == ["b-empty"] and [row.name for row in stopped.value.rows] == ["b-empty"]
     assert not leftovers(str(tmp_path)), leftovers(str(tmp_path))
 
