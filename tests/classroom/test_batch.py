@@ -323,3 +323,12 @@ def test_a_lab_that_stops_its_grader_costs_its_own_row_only(room, course_dir, tm
     rows = jsonl_rows(tmp_path / "out")
     assert rows["stops"]["outcome"] == "timed-out" and rows["dee"]["outcome"] == "not-a-lab"
     assert not leftovers(str(tmp_path)), leftovers(str(tmp_path))
+
+
+def test_help_shows_no_raw_placeholders(course_dir):
+    for args in (["grade"], ["gradebook"], ["gradebook", "merge"], ["gradebook", "report"]):
+        out = invoke(*args, "--help").stdout
+        for raw in ("<bool>", "<list", "<str>", "<path>", "<int>", "<float>", "[[", "{day}", "{DAY}"):
+            assert raw not in out, (args, raw, out)
+    assert "DAY SUBMISSION..." in invoke("grade", "--help").stdout
+    assert "OUT IN..." in invoke("gradebook", "merge", "--help").stdout
