@@ -64,6 +64,7 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     only = ["--only", QUICK_CHECK] if quick else []
     order = [1, many] if quick else [1, many, many, 1]
     walls: dict[int, list[float]] = {1: [], many: []}
+    cpus: dict[int, list[float]] = {1: [], many: []}
     scores: dict[int, list[tuple]] = {1: [], many: []}
     for index, jobs in enumerate(order):
         out = workdir / f"gradebook-{index}-jobs{jobs}"
@@ -72,6 +73,7 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
         if done.status != 0:
             raise RuntimeError(f"grader grade exited with {done.status}: {done.stderr.strip()[-500:]}")
         walls[jobs].append(done.wall)
+        cpus[jobs].append(done.cpu)
         rows = [json.loads(line) for line in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
         scores[jobs].append(tuple((r["name"], r["outcome"], (r["result"] or {}).get("passed")) for r in rows))
     if len({s for runs in scores.values() for s in runs}) != 1:
@@ -89,6 +91,11 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
                 "met" if ratio >= GOAL else "missed",
                 f"{per_minute:.0f} submissions/min on {many} cores ({load} after the runs)"
                 + ("" if ratio >= GOAL or many < 2 else f"; missed by {GOAL - ratio:.2f}x"))]
-    detail = [f"batch: walls --jobs 1 {', '.join(fmt_time(w * 1e9) for w in walls[1])}; "
-              f"--jobs {many} {', '.join(fmt_time(w * 1e9) for w in walls[many])} (order {order})"]
+    def side(jobs: int) -> str:
+        runs = zip(walls[jobs], cpus[jobs])
+        return ", ".join(f"{fmt_time(w * 1e9)} wall / {fmt_time(c * 1e9)} CPU = {c / w:.2f} cores busy"
+                         for w, c in runs if w)
+
+    # The CPU both sides spent is the same work; how many cores' worth each got is what the machine gave.
+    detail = [f"batch (order {order}): --jobs 1 {side(1)}; --jobs {many} {side(many)}"]
     return rows, detail
