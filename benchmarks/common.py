@@ -163,6 +163,7 @@ class ChildRun:
     maxrss_kib: int    # the child's own peak RSS (ru_maxrss, KiB on Linux)
     stdout: str
     stderr: str
+    cpu: float = 0.0   # seconds of user + system CPU of the child and the descendants it reaped
 
 
 def run_child(argv, *, cwd, env=None, timeout: float = 120) -> ChildRun:
@@ -189,7 +190,8 @@ def run_child(argv, *, cwd, env=None, timeout: float = 120) -> ChildRun:
         out.seek(0)
         err.seek(0)
         return ChildRun(proc.returncode, wall, usage.ru_maxrss,
-                        out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"))
+                        out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
+                        usage.ru_utime + usage.ru_stime)
 
 
 def check_ok(run: ChildRun, what: str) -> ChildRun:

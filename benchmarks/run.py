@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run every benchmark of the kit and print one table.
 
-    python benchmarks/run.py            the full run (about a minute and a half)
+    python benchmarks/run.py            the full run (about two minutes)
     python benchmarks/run.py --quick    a smoke run with small sizes (a few seconds)
     python benchmarks/run.py --only replay --only fork
 
@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_append  # noqa: E402
+import bench_batch  # noqa: E402
 import bench_fork  # noqa: E402
 import bench_grader  # noqa: E402
 import bench_replay  # noqa: E402
@@ -40,6 +41,7 @@ BENCHMARKS = {
     "fork": bench_fork,
     "grader": bench_grader,
     "watch": bench_watch,
+    "batch": bench_batch,
 }
 COLUMNS = ("benchmark", "figure", "baseline", "ratio", "goal", "result", "note")
 

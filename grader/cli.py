@@ -613,3 +613,9 @@ _register_edition_commands(app)   # release, gradescope bundle|find-lab|no-resul
 def main() -> None:
     """Console-script entry point."""
     app()
+
+
+# Grading a class (grade, gradebook merge|report) lives in its own package.
+from grader.classroom.commands import register as _register_classroom  # noqa: E402
+
+_register_classroom(app)

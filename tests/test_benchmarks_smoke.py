@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HEADER = ("benchmark", "figure", "baseline", "ratio", "goal", "result", "note")
 ROWS = ("append-log", "append-snapshot", "replay", "resume-vs-python", "resume-10k-vs-10",
         "resume-turn", "fork-memory", "fork-memory-cli", "grader-child-starts", "grader-serial", "grader-latency",
-        "grader-overhead", "watch-repl")
+        "grader-overhead", "watch-repl", "batch-throughput")
 
 
 def test_quick_run_prints_every_row():

@@ -1,0 +1,267 @@
+"""`grader grade` and `grader gradebook merge|report`: grading a class (docs/grading-a-class.md).
+
+Exit codes: 0 the batch ran and its gradebook was written, whatever the scores (a
+submission that could not be graded is a row that says why); 2 bad arguments (an
+unknown day or check, a path that does not exist, a bad --shard, an output directory
+that is not a gradebook, gradebooks that do not belong together), with a message that
+names the fix; 3 `--ci` and the grader's files differ from the shipped ones (before the
+batch, or after it: then nothing is written); 130 interrupted (every grading process
+stopped, nothing written).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from grader import cli as main_cli
+from grader.classroom import gradebook as books
+from grader.classroom.batch import DEFAULT_TIMEOUT, GRADED, Interrupted, Row, Settings, default_jobs, run_batch
+from grader.classroom.report import render_html
+from grader.classroom.submissions import SubmissionError, find_submissions, parse_shard, shard
+from grader.engine import EngineError, check_selection, new_seed
+from grader.i18n import display_width, word
+
+gradebook_app = typer.Typer(
+    no_args_is_help=True, add_completion=False,
+    help="Work with the gradebooks `grader grade` writes: merge shards, write the class report.")
+
+
+def _plural(key: str, count: int, **fields) -> str:
+    return word(f"{key}_{'one' if count == 1 else 'many'}", count=count, **fields)
+
+
+class Progress:
+    """A counter line rewritten in place on a terminal (rows that were not graded stay above
+    it); one plain line per submission otherwise (CI logs, pipes)."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.terminal = main_cli.is_terminal()
+        self.width = max(shutil.get_terminal_size().columns, 20)
+        self.counter_shown = False
+
+    def line(self, row: Row, done: int) -> str:
+        head = f"[{done:>{len(str(self.total))}}/{self.total}] {row.name}: "
+        if row.outcome == GRADED and row.result:
+            result = row.result
+            text = word("grade.row_graded", passed=result["passed"], total=result["total"],
+                        bonus_passed=result["bonus_passed"], bonus_total=result["bonus_total"],
+                        seconds=f"{row.wall:.1f}")
+            return head + text + (f" - {row.note}" if row.note else "")
+        return head + row.note
+
+    def __call__(self, row: Row, done: int) -> None:
+        text = self.line(row, done)
+        if not self.terminal:
+            typer.echo(text)
+            return
+        out = sys.stdout
+        if row.outcome != GRADED or row.note:
+            out.write("\r\033[K" + text + "\n")
+        counter = text
+        while display_width(counter) > self.width - 1:
+            counter = counter[:-1]
+        out.write("\r\033[K" + counter)
+        out.flush()
+        self.counter_shown = True
+
+    def finish(self) -> None:
+        if self.terminal and self.counter_shown:
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+
+
+def grade(
+    day: Annotated[str, typer.Argument(metavar="DAY", help=main_cli.DAY_HELP)],
+    submissions: Annotated[list[Path], typer.Argument(
+        metavar="SUBMISSION", help="a submission (a directory with the agent's mca/ package) or a directory "
+        "whose subdirectories are submissions")],
+    output: Annotated[Optional[Path], typer.Option(
+        "--output", "-o", metavar="DIR", help="where the gradebook goes (default: ./gradebook-DAY)")] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", metavar="N", help="grade N submissions at a time (default: the number of cores)")] = None,
+    timeout: Annotated[float, typer.Option(
+        metavar="SECONDS", help="wall limit per submission; a grading past it is stopped with every process "
+        "it started and its row says so")] = DEFAULT_TIMEOUT,
+    seed: Annotated[Optional[int], typer.Option(
+        metavar="N", help="batch seed: each submission's seed is derived from it and its name (recorded per "
+        "row)")] = None,
+    shard_spec: Annotated[Optional[str], typer.Option(
+        "--shard", metavar="K/N", help="grade only the K-th of N slices (round-robin over the names), for a "
+        "CI matrix")] = None,
+    only: Annotated[Optional[list[str]], typer.Option(
+        metavar="CHECK", help="run only this check id in every grading (repeatable)")] = None,
+    ci: Annotated[bool, typer.Option("--ci", help="refuse (exit 3) if the checks or course.toml differ from the "
+                                     "shipped ones, before or after the batch")] = False,
+    force: Annotated[bool, typer.Option("--force", help="replace the gradebook already in the output "
+                                        "directory")] = False,
+) -> None:
+    """Grade many submissions of one day, in parallel, into a gradebook (CSV, JSONL and an HTML class report).
+
+    Each submission is graded in a process of its own, as `grader check DAY --lab SUB` grades it. Exit 0 when the batch ran, whatever the scores.
+    """  # noqa: E501
+    course = main_cli.load()
+    the_day = main_cli.find_day(course, day)
+    if not the_day.checks_module.is_file():
+        raise main_cli.fail(word("grade.no_checks", day=the_day.id, module=the_day.checks_module))
+    if jobs is not None and jobs < 1:
+        raise main_cli.fail(word("grade.bad_jobs", jobs=jobs))
+    if not 0 < timeout < 10**9:  # nan and inf too
+        raise main_cli.fail(word("grade.bad_timeout", timeout=timeout))
+    try:
+        selected = check_selection(the_day, only)
+        which = parse_shard(shard_spec)
+        found = find_submissions(submissions, course.agent.package, _in_clone(course, the_day))
+    except (EngineError, SubmissionError) as exc:
+        raise main_cli.fail(str(exc)) from None
+    mine = shard(found, which)
+    out = output if output is not None else Path(f"gradebook-{the_day.id}")
+    try:
+        out = books.prepare_output(out, force=force)
+    except books.GradebookError as exc:
+        raise main_cli.fail(str(exc)) from None
+    if any(out.resolve() == s.path for s in found):
+        raise main_cli.fail(word("gradebook.is_submission", path=out))
+    if ci:
+        main_cli._refuse_if_tampered(course)
+    from grader import integrity
+    guarded = integrity.current(course.root)
+
+    batch_seed = seed if seed is not None else new_seed()
+    settings = Settings(course=course, day=the_day, batch_seed=batch_seed, jobs=jobs or default_jobs(),
+                        timeout=timeout, only=tuple(c.id for c in the_day.all_checks if selected and c.id in selected),
+                        env=dict(os.environ))
+    if which is not None:
+        typer.echo(word("grade.shard", shard=f"{which[0]}/{which[1]}", here=len(mine), all=len(found)))
+    typer.echo(_plural("grade.start", len(mine), day=the_day.id, jobs=settings.jobs, timeout=f"{timeout:g}",
+                       seed=batch_seed))
+    progress = Progress(len(mine))
+    started = time.perf_counter()
+    try:
+        with _terminate_as_interrupt():
+            rows = run_batch(settings, mine, on_row=progress)
+    except Interrupted as exc:
+        progress.finish()
+        raise main_cli.fail(word("grade.interrupted", done=len(exc.rows), total=len(mine), out=out),
+                            main_cli.EXIT_INTERRUPTED) from None
+    progress.finish()
+    main_cli._report_changes_during_run(course, guarded, ci)
+
+    checks = [c.id for c in the_day.all_checks if not selected or c.id in selected]
+    meta = books.new_meta(course=course.name, day=the_day.id, checks=checks, only=list(settings.only) or None,
+                          batch_seed=batch_seed, shards=[f"{which[0]}/{which[1]}" if which else "1/1"],
+                          jobs=settings.jobs, timeout=timeout)
+    book = books.Gradebook(meta, rows)
+    try:
+        written = books.write(out, book)
+        report = _write_report(out, book, course)
+    except OSError as exc:
+        raise main_cli.fail(word("cli.os_error", file=exc.filename or out, why=exc.strerror)) from None
+    graded = sum(1 for r in rows if r.outcome == GRADED)
+    typer.echo(_plural("grade.done", len(rows), day=the_day.id, seconds=f"{time.perf_counter() - started:.1f}",
+                       graded=graded, others=len(rows) - graded))
+    typer.echo(word("grade.written", csv=written[books.CSV_NAME], results=written[books.RESULTS], report=report))
+    raise typer.Exit(main_cli.EXIT_OK)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM (a CI job cancelled, `kill`) stops the batch as Ctrl-C does: every grading process
+    is stopped with what it started, rather than left running without its batch."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(number, frame):
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _in_clone(course, day) -> Path | None:
+    """Where the day's lab sits in a clone of the kit (labs/<slug>), if it sits in the kit."""
+    try:
+        return Path(day.lab).resolve().relative_to(Path(course.root).resolve())
+    except ValueError:
+        return None
+
+
+def _write_report(directory: Path, book: books.Gradebook, course) -> Path:
+    path = Path(directory) / books.REPORT
+    books.replace_text(path, render_html(book, course))
+    return path
+
+
+@gradebook_app.command("merge")
+def merge(
+    out: Annotated[Path, typer.Argument(metavar="OUT", help="the merged gradebook's directory (new or empty)")],
+    inputs: Annotated[list[Path], typer.Argument(metavar="IN", help="gradebook directories of the shards")],
+    force: Annotated[bool, typer.Option("--force", help="replace the gradebook already in OUT")] = False,
+) -> None:
+    """Join the gradebooks of a batch's shards into one (refuses different days, checks or overlapping names)."""
+    course = main_cli.load()
+    try:
+        loaded = [(path, books.read(path)) for path in inputs]
+        if any(Path(out).expanduser().resolve() == Path(path).expanduser().resolve() for path in inputs):
+            raise books.GradebookError(word("gradebook.merge_into_input", path=out))
+        merged, warnings = books.merge(loaded)
+        target = books.prepare_output(out, force=force)
+    except books.GradebookError as exc:
+        raise main_cli.fail(str(exc)) from None
+    for warning in warnings:
+        typer.echo(word("cli.prefix", message=warning), err=True)
+    try:
+        books.write(target, merged)
+        report = _write_report(target, merged, course) if _known_day(course, merged.day) else None
+    except OSError as exc:
+        raise main_cli.fail(word("cli.os_error", file=exc.filename or target, why=exc.strerror)) from None
+    typer.echo(word("gradebook.merged", inputs=len(loaded), rows=len(merged.rows), out=target))
+    if report is not None:
+        typer.echo(word("gradebook.report_written", path=report))
+
+
+def _known_day(course, day_id: str) -> bool:
+    return any(d.id == day_id for d in course.days)
+
+
+@gradebook_app.command("report")
+def report(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="a gradebook directory (grader grade -o DIR)")],
+    output: Annotated[Optional[Path], typer.Option(
+        "--output", "-o", metavar="FILE", help="where to write the HTML (default: DIR/report.html)")] = None,
+) -> None:
+    """Write the class report of a gradebook: one self-contained HTML file (heatmap, pass rates, what to teach
+    again)."""
+    course = main_cli.load()
+    try:
+        book = books.read(directory)
+    except books.GradebookError as exc:
+        raise main_cli.fail(str(exc)) from None
+    if not _known_day(course, book.day):
+        raise main_cli.fail(word("gradebook.unknown_day", day=book.day, path=directory))
+    target = output if output is not None else Path(directory) / books.REPORT
+    try:
+        books.replace_text(Path(target), render_html(book, course))
+    except OSError as exc:
+        raise main_cli.fail(word("cli.os_error", file=exc.filename or target, why=exc.strerror)) from None
+    typer.echo(word("gradebook.report_written", path=target))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the class commands to the grader's CLI."""
+    app.command("grade")(grade)
+    app.add_typer(gradebook_app, name="gradebook")
