@@ -12,7 +12,8 @@ The contract is shared/days/day-04.md. How the checks get their inputs:
 * timeout-kills-group runs a real command whose grandchild writes its PID to a file
   (harnesses/timeout_group.py proves each PID is its own before it looks at it);
 * write-is-atomic forks a writer that calls the lab's write_file on a large file in a
-  loop and SIGKILLs it 20 times at random moments (harnesses/atomic_writer.py).
+  loop and SIGKILLs it 20 times at random moments spread over a timed write, then
+  writers killed by their own rename (harnesses/atomic_writer.py).
 
 Student code runs only in children. Wording lives in messages.toml.
 """
@@ -334,7 +335,7 @@ def test_stderr_captured(ctx):
 # --------------------------------------------------------------------------- E3: write_file
 
 def test_write_outside_refused(ctx):
-    """write_file refuses `../NAME`, an absolute path outside, a path through a symlinked directory that leads out, and a symlink to a file outside, writing nothing outside; inside, it writes a new file in new directories and a path with `..` that stays in."""
+    """write_file refuses `../NAME`, an absolute path outside, a path through a symlinked directory that leads out, a symlink to a file outside, and paths outside into directories that do not exist yet, writing nothing outside, not even a directory; inside, it writes a new file in new directories and a path with `..` that stays in."""
     say, rng = ctx.say, ctx.rng("write-outside-refused")
     root = ctx.tmp("write-outside")
     work, outside = root / "work", root / "outside"
@@ -348,34 +349,34 @@ def test_write_outside_refused(ctx):
     (work / sub).mkdir()
     nested = f"{inputs.word(rng)}/{inputs.word(rng)}/{inputs.file_name(rng)}"
     dotted = f"{sub}/../{inputs.file_name(rng)}"
-    contents = [mixed_text(rng) + "\n" for _ in range(6)]
+    contents = [mixed_text(rng) + "\n" for _ in range(8)]
+    fresh = [f"{inputs.word(rng)}-{inputs.word(rng)}/{inputs.word(rng)}/{inputs.file_name(rng)}" for _ in range(2)]
     bad = [("`../NAME`", f"../{inputs.file_name(rng)}"),
            ("an absolute path outside", str(outside / inputs.file_name(rng))),
            ("a path through a symlinked directory that leads out", f"{link_dir.name}/{inputs.file_name(rng)}"),
-           ("a symlink to a file outside", link_file.name)]
+           ("a symlink to a file outside", link_file.name),
+           ("`../NEW/DIRS/NAME` (directories that do not exist yet)", f"../{fresh[0]}"),
+           ("an absolute path into new directories outside", str(outside / fresh[1]))]
     rng.shuffle(bad)
     calls = [["write_file", {"path": path, "content": contents[i]}] for i, (_, path) in enumerate(bad)]
-    calls += [["write_file", {"path": nested, "content": contents[4]}],
-              ["write_file", {"path": dotted, "content": contents[5]}]]
+    calls += [["write_file", {"path": nested, "content": contents[6]}],
+              ["write_file", {"path": dotted, "content": contents[7]}]]
     root_before, outside_before = sorted(p.name for p in root.iterdir()), tree(outside)
     results = tool_calls(ctx, "write-outside", work, calls)
     if sorted(p.name for p in root.iterdir()) != root_before or tree(outside) != outside_before:
-        wrote = next(kind for kind, _ in bad)
-        for (kind, _), entry in zip(bad, results):
-            if not refused(entry):
-                wrote = kind
-                break
-        raise CheckFailed(say("outside.written", kind=wrote), expected="nothing outside the workdir changed",
+        wrote = next((kind for (kind, _), entry in zip(bad, results) if not refused(entry)), None)
+        raise CheckFailed(say("outside.written", kind=wrote) if wrote else say("outside.dirs_made"),
+                          expected="nothing outside the workdir changed",
                           seen=f"new beside the workdir: {sorted(set(p.name for p in root.iterdir()) - set(root_before))}; "
-                               f"changed outside: {sorted(k for k in set(tree(outside)) | set(outside_before) if tree(outside).get(k) != outside_before.get(k))}")
+                               f"changed outside: {sorted(k for k, v in (tree(outside).items() ^ outside_before.items()))}")
     if not link_file.is_symlink():
         raise CheckFailed(say("outside.link_replaced", name=link_file.name))
     for (kind, path), entry in zip(bad, results):
         stub_in(ctx, entry, "write_file")
         if not refused(entry):
             raise CheckFailed(say("outside.not_refused", kind=kind, path=path), seen=said(entry))
-    for (kind, path, text), entry in zip([("new directories", nested, contents[4]),
-                                          ("a `..` that stays inside", dotted, contents[5])], results[4:]):
+    for (kind, path, text), entry in zip([("new directories", nested, contents[6]),
+                                          ("a `..` that stays inside", dotted, contents[7])], results[len(bad):]):
         stub_in(ctx, entry, "write_file")
         now = read_text((work / path).resolve())
         if refused(entry) or now != text:
@@ -384,7 +385,7 @@ def test_write_outside_refused(ctx):
 
 
 def test_write_is_atomic(ctx):
-    """A process writing a large file with write_file, SIGKILLed at 20 random moments, always leaves the old content or one new content whole, never a mix; a clean write, a rewrite and a write that fails leave no temp file behind."""
+    """A process writing a large file with write_file, SIGKILLed at 20 random moments spread over a whole write (its last step too), always leaves the old content or one new content whole, never a mix; killed the moment its rename onto the target returns, the target already holds the new content whole; a rewrite replaces the file (a new inode), not its bytes in place; a write still works when the system's temp directory is unusable (the temp file is beside the target); a clean write, a rewrite and a write that fails leave no temp file behind."""
     say, rng = ctx.say, ctx.rng("write-is-atomic")
     work = ctx.tmp("write-is-atomic") / "work"
     clean_dir = inputs.word(rng)
@@ -396,11 +397,15 @@ def test_write_is_atomic(ctx):
 
     versions = [spec(rng.randint(600_000, 1_200_000)) for _ in range(3)]
     old = spec(rng.randint(300_000, 600_000))
-    clean = {"dir": clean_dir, "name": inputs.file_name(rng), "blocker": blocker,
+    clean = {"dir": clean_dir, "name": inputs.file_name(rng), "blocker": blocker, "elsewhere": "",
              "first": spec(rng.randint(2_000, 20_000)), "second": spec(rng.randint(2_000, 20_000))}
+    while clean["elsewhere"] in ("", clean["name"], blocker):
+        clean["elsewhere"] = inputs.file_name(rng)
+    quick = [spec(rng.randint(1_000, 6_000)) for _ in range(2)]  # inside one write buffer: flushed only on close
     job = {"workdir": str(work), "path": f"{inputs.word(rng)}/{inputs.file_name(rng)}", "old": old,
-           "versions": versions, "delays": [round(rng.uniform(0.002, 0.025), 4) for _ in range(20)], "clean": clean}
-    answer, _ = harness_answer(ctx, "atomic_writer", job, "write-is-atomic", timeout=30)
+           "versions": versions, "phases": [round(rng.uniform(0.05, 1.6), 3) for _ in range(20)], "quick": quick,
+           "system_temp": str(ctx.tmp("write-is-atomic-temp") / inputs.word(rng)), "clean": clean}
+    answer, _ = harness_answer(ctx, "atomic_writer", job, "write-is-atomic", timeout=ctx.scaled(60))
     steps = answer.get("clean") or {}
     first = steps.get("new") or {}
     stub_in(ctx, first, "write_file")
@@ -416,23 +421,39 @@ def test_write_is_atomic(ctx):
     if failing.get("listing") != sorted([clean["name"], blocker]):
         raise CheckFailed(say("atomic.stray_failed"), expected=sorted([clean["name"], blocker]),
                           seen=failing.get("listing"))
+    rewritten = steps.get("overwrite") or {}
+    if rewritten.get("inode") is not None and rewritten.get("inode") == rewritten.get("inode_before"):
+        raise CheckFailed(say("atomic.same_inode"), expected="a new file (a new inode) renamed over the old one",
+                          seen=f"the same inode {rewritten.get('inode')} before and after")
+    elsewhere = steps.get("elsewhere") or {}
+    if "raised" in elsewhere or elsewhere.get("sha") != sha(clean["first"]["unit"] * clean["first"]["count"]):
+        raise CheckFailed(say("atomic.temp_elsewhere"), expected="the file written, its temp file beside it",
+                          seen=elsewhere.get("raised") or f"{elsewhere.get('size')} bytes")
     known = {sha(s["unit"] * s["count"]): name for name, s in
              [("the old content", old)] + [(f"new content {i + 1}", v) for i, v in enumerate(versions)]}
     sizes = {name: len((s["unit"] * s["count"]).encode("utf-8")) for name, s in
              [("old", old)] + [(f"new {i + 1}", v) for i, v in enumerate(versions)]}
-    rounds = answer.get("rounds") or []
-    if len(rounds) != len(job["delays"]):
-        raise CheckFailed(say("atomic.rounds", done=len(rounds), total=len(job["delays"])))
+    rounds, delays = answer.get("rounds") or [], answer.get("delays") or []
+    if len(rounds) != len(job["phases"]) or len(delays) != len(rounds):
+        raise CheckFailed(say("atomic.rounds", done=len(rounds), total=len(job["phases"])))
     for number, entry in enumerate(rounds, 1):
         if not entry.get("killed"):
             raise CheckFailed(say("atomic.writer_stopped", number=number))
         if entry.get("missing"):
-            raise CheckFailed(say("atomic.missing", number=number, delay=round(job["delays"][number - 1] * 1000)))
+            raise CheckFailed(say("atomic.missing", number=number, delay=round(delays[number - 1] * 1000)))
         if entry.get("sha") not in known:
-            raise CheckFailed(say("atomic.mixed", number=number, delay=round(job["delays"][number - 1] * 1000)),
+            raise CheckFailed(say("atomic.mixed", number=number, delay=round(delays[number - 1] * 1000)),
                               expected="the old content or one new content, whole: " +
                               ", ".join(f"{k} {v} bytes" for k, v in sizes.items()),
                               seen=f"{entry.get('size')} bytes that match none of them")
+    quick_seen = answer.get("quick") or []
+    if len(quick_seen) != len(quick):
+        raise CheckFailed(say("atomic.rounds", done=len(quick_seen), total=len(quick)))
+    for version, entry in zip(quick, quick_seen):
+        whole = version["unit"] * version["count"]
+        if entry.get("renamed") and entry.get("sha") != sha(whole):
+            raise CheckFailed(say("atomic.renamed_early"), expected=f"{len(whole.encode('utf-8'))} bytes, whole",
+                              seen=f"{entry.get('size')} bytes")
 
 
 # --------------------------------------------------------------------------- bonus
