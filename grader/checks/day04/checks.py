@@ -166,7 +166,7 @@ def test_edit_ambiguous_refused(ctx):
 
 
 def test_edit_missing_refused(ctx):
-    """edit_file refuses old text that is not in the file (a near miss, other whitespace, text from elsewhere); the file is not written at all; text that is there is replaced."""
+    """edit_file refuses old text that is not in the file (a near miss, other whitespace, text from elsewhere, one letter in another case, one letter replaced by a regex `.`); the file is not written at all; text that is there is replaced."""
     say, rng = ctx.say, ctx.rng("edit-missing-refused")
     work = ctx.tmp("edit-missing") / "work"
     name = inputs.file_name(rng, ".py")
