@@ -21,7 +21,9 @@ Student code runs only in children. Wording lives in messages.toml.
 from __future__ import annotations
 
 import re
+import shlex
 import stat
+import sys
 import uuid
 from pathlib import Path
 
@@ -190,14 +192,15 @@ def test_edit_missing_refused(ctx):
 # --------------------------------------------------------------------------- E2: the time limit
 
 def test_timeout_kills_group(ctx):
-    """A command that starts a grandchild (it writes its PID to a file) and outlives its time limit: the tool returns within the limit plus 2 s, and afterwards neither the shell nor the grandchild is running."""
+    """A command that starts a grandchild (it writes its PID to a file, and ignores SIGTERM) and outlives its time limit: the tool returns within the limit plus 2 s, and afterwards neither the shell nor the grandchild is running; a process that left the command's group and still holds its output pipe does not keep the tool waiting (the drain after the kill is bounded)."""
     say, rng = ctx.say, ctx.rng("timeout-kills-group")
     work = ctx.tmp("timeout-kills-group") / "work"
     work.mkdir()
     limit = round(rng.uniform(0.3, 0.6), 2)
     sleep = round(rng.uniform(20, 40), 1)
     files = {role: f"{role}-{inputs.word(rng)}.pid" for role in ("shell", "grandchild", "sleeper")}
-    command = (f"sh -c 'echo $$ > {files['grandchild']}; exec sleep {sleep}' & echo $$ > {files['shell']}; "
+    command = (f"sh -c 'trap \"\" TERM; echo $$ > {files['grandchild']}; exec sleep {sleep}' & "  # deaf to SIGTERM
+               f"echo $$ > {files['shell']}; "
                f"sleep {sleep} & echo $! > {files['sleeper']}; wait")
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": 2.5, "settle": 0.5,
            "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files}
@@ -211,6 +214,10 @@ def test_timeout_kills_group(ctx):
     seconds, alive = answer.get("seconds"), answer.get("alive") or {}
     if not (answer.get("pids_written") or {}).get("grandchild"):
         raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
+    if alive.get("grandchild") and not alive.get("shell") and not alive.get("sleeper"):
+        raise CheckFailed(say("timeout.term_only", limit=limit, after=answer.get("after")),
+                          expected="no process of the command left", seen=say("timeout.came_back", how=came_back(
+                              answer)))
     if alive.get("grandchild"):
         raise CheckFailed(say("timeout.grandchild_alive", limit=limit, after=answer.get("after")),
                           expected="no process of the command left", seen=say("timeout.came_back", how=came_back(
@@ -225,6 +232,33 @@ def test_timeout_kills_group(ctx):
                           seen=f"{seconds} s")
     if seconds < limit * 0.8:
         raise CheckFailed(say("timeout.early", limit=limit, seconds=seconds), seen=came_back(answer))
+    escaped_pipe_holder(ctx, rng, work)
+
+
+def escaped_pipe_holder(ctx, rng, work: Path) -> None:
+    """A process of the command that left its group (a session of its own) keeps the output
+    pipe open: the group kill cannot reach it, so only a bounded drain brings the call back."""
+    say = ctx.say
+    limit, grace = round(rng.uniform(0.4, 0.8), 2), 2 + ctx.scaled(6)
+    files = {role: f"{role}-{inputs.word(rng)}.pid" for role in ("shell", "escaped")}
+    code = ("import os, sys, time; os.setsid(); open(sys.argv[1], 'w').write(str(os.getpid())); "
+            "time.sleep(float(sys.argv[2]))")
+    command = (f"{shlex.quote(sys.executable)} -c {shlex.quote(code)} {files['escaped']} {round(grace + 30)} & "
+               f"echo $$ > {files['shell']}; sleep {round(grace + 30)}; true")
+    job = {"workdir": str(work), "timeout": limit, "command": command, "grace": grace, "settle": 0.5,
+           "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files, "wait_for": ["shell"]}
+    answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped", timeout=limit + grace + 10)
+    if not (answer.get("pids_written") or {}).get("escaped"):  # a loaded machine: once more, with time to start
+        for name in files.values():
+            (work / name).unlink(missing_ok=True)
+        limit = job["timeout"] = round(limit * 4, 2)
+        job["token"] = uuid.uuid4().hex
+        answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped-again", timeout=limit + grace + 10)
+    if not (answer.get("pids_written") or {}).get("escaped"):
+        raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
+    if not answer.get("returned"):
+        raise CheckFailed(say("timeout.drain_unbounded", limit=limit, grace=round(grace, 1)),
+                          expected=f"back within {limit + grace:g} s", seen=f"still waiting after {answer.get('seconds')} s")
 
 
 def came_back(answer: dict) -> str:
