@@ -269,7 +269,7 @@ def came_back(answer: dict) -> str:
 
 
 def test_timeout_reported(ctx):
-    """A command stopped at its time limit comes back as a result that says "timed out after N s" with that limit; a quick command comes back with its output and no such words."""
+    """A command that keeps printing is still stopped at its time limit and comes back as a result that says "timed out after N s" with that limit; a quick command comes back with its output and no such words."""
     say, rng = ctx.say, ctx.rng("timeout-reported")
     work = ctx.tmp("timeout-reported") / "work"
     work.mkdir()
@@ -277,12 +277,14 @@ def test_timeout_reported(ctx):
     slow, quick = inputs.stream_lines(rng, "slow", 1)[0], inputs.stream_lines(rng, "quick", 1)[0]
     write_text(work / "slow.txt", slow + "\n")
     write_text(work / "quick.txt", quick + "\n")
-    calls = [["run_command", {"command": f"cat slow.txt; sleep {round(rng.uniform(20, 40), 1)}; true"}],
+    ticks = rng.randint(400, 600)  # it keeps printing, about every 50 ms, for 20 s and more
+    calls = [["run_command", {"command": f"cat slow.txt; i=0; while [ $i -lt {ticks} ]; do echo {inputs.word(rng)} $i; "
+                                         f"sleep 0.05; i=$((i+1)); done; true"}],
              ["run_command", {"command": "cat quick.txt"}, 10]]  # a loaded machine may need more than the limit
     results = tool_calls(ctx, "timeout-reported", work, calls, timeout=limit, deadline=limit + 3)
     stopped, done = results
     if "hung" in stopped:
-        raise CheckFailed(say("timeout.hung", limit=limit, grace=3), expected=f"back within {limit + 2:g} s",
+        raise CheckFailed(say("timeout.kept_printing", limit=limit, grace=3), expected=f"back within {limit + 2:g} s",
                           seen=f"still waiting after {limit + 3:g} s")
     if "raised" in stopped:
         raise CheckFailed(say("timeout.raised", error=stopped["raised"], where=stopped.get("where")))
@@ -333,22 +335,31 @@ def test_exit_status_reported(ctx):
 
 
 def test_stderr_captured(ctx):
-    """run_command's result holds what the command wrote to stdout and to stderr; a long stream is cut on its own, keeping its start and its end, and the cut is declared; a short one is whole."""
+    """run_command's result holds what the command wrote to stdout and to stderr, even bytes that are not UTF-8; a long stream (well past a pipe's 64 KB) is read while the command runs, cut on its own, keeping its start and its end, and the cut is declared; a short one is whole."""
     say, rng = ctx.say, ctx.rng("stderr-captured")
     work = ctx.tmp("stderr-captured") / "work"
     work.mkdir()
     small = {"stdout": inputs.stream_lines(rng, "out", rng.randint(2, 4)),
              "stderr": inputs.stream_lines(rng, "err", rng.randint(2, 4))}
-    big = {"stdout": inputs.stream_lines(rng, "OUT", rng.randint(900, 1400)),
-           "stderr": inputs.stream_lines(rng, "ERR", rng.randint(900, 1400))}
+    big = {"stdout": inputs.stream_lines(rng, "OUT", rng.randint(2500, 3500)),  # each well past a 64 KB pipe
+           "stderr": inputs.stream_lines(rng, "ERR", rng.randint(2500, 3500))}
     for size, streams in (("small", small), ("big", big)):
         for stream, lines in streams.items():
             write_text(work / f"{size}-{stream}.txt", "\n".join(lines) + "\n")
+    marks = {stream: f"{inputs.word(rng)} {rng.choice(CJK_WORDS)} {inputs.word(rng)}" for stream in ("stdout", "stderr")}
+    for stream, mark in marks.items():  # a Latin-1 byte and a stray continuation byte: not UTF-8
+        (work / f"bytes-{stream}.bin").write_bytes(b"caf\xe9 \x80\xff " + mark.encode("utf-8") + b"\n")
     calls = [["run_command", {"command": "cat small-stdout.txt; cat small-stderr.txt 1>&2"}],
-             ["run_command", {"command": "cat big-stdout.txt; cat big-stderr.txt 1>&2"}]]
-    short_run, long_run = tool_calls(ctx, "stderr-captured", work, calls)
-    for entry in (short_run, long_run):
+             ["run_command", {"command": "cat big-stdout.txt; cat big-stderr.txt 1>&2"}],
+             ["run_command", {"command": "cat bytes-stdout.bin; cat bytes-stderr.bin 1>&2"}]]
+    short_run, long_run, raw_run = tool_calls(ctx, "stderr-captured", work, calls)
+    if "raised" in raw_run:
+        raise CheckFailed(say("streams.not_utf8", error=raw_run["raised"], where=raw_run.get("where")))
+    for entry in (short_run, long_run, raw_run):
         stub_in(ctx, entry, "run_command")
+    for stream, mark in marks.items():
+        if mark not in raw_run.get("content", ""):
+            raise CheckFailed(say("streams.not_utf8_lost", stream=stream), expected=mark, seen=said(raw_run))
     content = short_run.get("content", "")
     for stream, lines in small.items():
         if "\n".join(lines) not in content:
@@ -357,6 +368,9 @@ def test_stderr_captured(ctx):
     if CUT.search(content):
         raise CheckFailed(say("streams.small_cut"), seen=said(short_run))
     content = long_run.get("content", "")
+    if TIMED_OUT.search(content) or re.search(r"timed?[ -]?out", content, re.I):
+        raise CheckFailed(say("streams.big_timed_out", size=sum(len("\n".join(v)) for v in big.values()) // 1000),
+                          seen=said(long_run))
     for stream, lines in big.items():
         for end, line in (("first", lines[0]), ("last", lines[-1])):
             if line not in content:
