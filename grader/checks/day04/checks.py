@@ -12,7 +12,8 @@ The contract is shared/days/day-04.md. How the checks get their inputs:
 * timeout-kills-group runs a real command whose grandchild writes its PID to a file
   (harnesses/timeout_group.py proves each PID is its own before it looks at it);
 * write-is-atomic forks a writer that calls the lab's write_file on a large file in a
-  loop and SIGKILLs it 20 times at random moments (harnesses/atomic_writer.py).
+  loop and SIGKILLs it 20 times at random moments spread over a timed write, then
+  writers killed by their own rename (harnesses/atomic_writer.py).
 
 Student code runs only in children. Wording lives in messages.toml.
 """
@@ -20,7 +21,9 @@ Student code runs only in children. Wording lives in messages.toml.
 from __future__ import annotations
 
 import re
+import shlex
 import stat
+import sys
 import uuid
 from pathlib import Path
 
@@ -167,7 +170,7 @@ def test_edit_ambiguous_refused(ctx):
 
 
 def test_edit_missing_refused(ctx):
-    """edit_file refuses old text that is not in the file (a near miss, other whitespace, text from elsewhere); the file is not written at all; text that is there is replaced."""
+    """edit_file refuses old text that is not in the file (a near miss, other whitespace, text from elsewhere, one letter in another case, one letter replaced by a regex `.`); the file is not written at all; text that is there is replaced."""
     say, rng = ctx.say, ctx.rng("edit-missing-refused")
     work = ctx.tmp("edit-missing") / "work"
     name = inputs.file_name(rng, ".py")
@@ -192,14 +195,15 @@ def test_edit_missing_refused(ctx):
 # --------------------------------------------------------------------------- E2: the time limit
 
 def test_timeout_kills_group(ctx):
-    """A command that starts a grandchild (it writes its PID to a file) and outlives its time limit: the tool returns within the limit plus 2 s, and afterwards neither the shell nor the grandchild is running."""
+    """A command that starts a grandchild (it writes its PID to a file, and ignores SIGTERM) and outlives its time limit: the tool returns within the limit plus 2 s, and afterwards neither the shell nor the grandchild is running; a process that left the command's group and still holds its output pipe does not keep the tool waiting (the drain after the kill is bounded)."""
     say, rng = ctx.say, ctx.rng("timeout-kills-group")
     work = ctx.tmp("timeout-kills-group") / "work"
     work.mkdir()
     limit = round(rng.uniform(0.3, 0.6), 2)
     sleep = round(rng.uniform(20, 40), 1)
     files = {role: f"{role}-{inputs.word(rng)}.pid" for role in ("shell", "grandchild", "sleeper")}
-    command = (f"sh -c 'echo $$ > {files['grandchild']}; exec sleep {sleep}' & echo $$ > {files['shell']}; "
+    command = (f"sh -c 'trap \"\" TERM; echo $$ > {files['grandchild']}; exec sleep {sleep}' & "  # deaf to SIGTERM
+               f"echo $$ > {files['shell']}; "
                f"sleep {sleep} & echo $! > {files['sleeper']}; wait")
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": 2.5, "settle": 0.5,
            "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files}
@@ -213,6 +217,10 @@ def test_timeout_kills_group(ctx):
     seconds, alive = answer.get("seconds"), answer.get("alive") or {}
     if not (answer.get("pids_written") or {}).get("grandchild"):
         raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
+    if alive.get("grandchild") and not alive.get("shell") and not alive.get("sleeper"):
+        raise CheckFailed(say("timeout.term_only", limit=limit, after=answer.get("after")),
+                          expected="no process of the command left", seen=say("timeout.came_back", how=came_back(
+                              answer)))
     if alive.get("grandchild"):
         raise CheckFailed(say("timeout.grandchild_alive", limit=limit, after=answer.get("after")),
                           expected=say("brief.no_process_left"),
@@ -228,6 +236,34 @@ def test_timeout_kills_group(ctx):
                           seen=f"{seconds} s")
     if seconds < limit * 0.8:
         raise CheckFailed(say("timeout.early", limit=limit, seconds=seconds), seen=came_back(say, answer))
+    escaped_pipe_holder(ctx, rng, work)
+
+
+def escaped_pipe_holder(ctx, rng, work: Path) -> None:
+    """A process of the command that left its group (a session of its own) keeps the output
+    pipe open: the group kill cannot reach it, so only a bounded drain brings the call back."""
+    say = ctx.say
+    limit, grace = round(rng.uniform(0.4, 0.8), 2), 2 + ctx.scaled(6)
+    files = {role: f"{role}-{inputs.word(rng)}.pid" for role in ("shell", "escaped")}
+    code = ("import os, sys, time; os.setsid(); open(sys.argv[1], 'w').write(str(os.getpid())); "
+            "time.sleep(float(sys.argv[2]))")
+    command = (f"{shlex.quote(sys.executable)} -c {shlex.quote(code)} {files['escaped']} {round(grace + 30)} & "
+               f"echo $$ > {files['shell']}; sleep {round(grace + 30)}; true")
+    job = {"workdir": str(work), "timeout": limit, "command": command, "grace": grace, "settle": 0.5,
+           "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files, "wait_for": ["shell"]}
+    answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped", timeout=limit + grace + 10)
+    if not (answer.get("pids_written") or {}).get("escaped"):  # a loaded machine: once more, with time to start
+        for name in files.values():
+            (work / name).unlink(missing_ok=True)
+        limit = job["timeout"] = round(limit * 4, 2)
+        job["token"] = uuid.uuid4().hex
+        answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped-again", timeout=limit + grace + 10)
+    if not (answer.get("pids_written") or {}).get("escaped"):
+        raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
+    if not answer.get("returned"):
+        raise CheckFailed(say("timeout.drain_unbounded", limit=limit, grace=round(grace, 1)),
+                          expected=say("brief.back_within", seconds=limit + grace),
+                          seen=say("brief.still_waiting", seconds=answer.get("seconds")))
 
 
 def came_back(say, answer: dict) -> str:
@@ -238,7 +274,7 @@ def came_back(say, answer: dict) -> str:
 
 
 def test_timeout_reported(ctx):
-    """A command stopped at its time limit comes back as a result that says "timed out after N s" with that limit; a quick command comes back with its output and no such words."""
+    """A command that keeps printing is still stopped at its time limit and comes back as a result that says "timed out after N s" with that limit; a quick command comes back with its output and no such words."""
     say, rng = ctx.say, ctx.rng("timeout-reported")
     work = ctx.tmp("timeout-reported") / "work"
     work.mkdir()
@@ -246,12 +282,15 @@ def test_timeout_reported(ctx):
     slow, quick = inputs.stream_lines(rng, "slow", 1)[0], inputs.stream_lines(rng, "quick", 1)[0]
     write_text(work / "slow.txt", slow + "\n")
     write_text(work / "quick.txt", quick + "\n")
-    calls = [["run_command", {"command": f"cat slow.txt; sleep {round(rng.uniform(20, 40), 1)}; true"}],
+    ticks = rng.randint(400, 600)  # it keeps printing, about every 50 ms, for 20 s and more
+    calls = [["run_command", {"command": f"cat slow.txt; i=0; while [ $i -lt {ticks} ]; do echo {inputs.word(rng)} $i; "
+                                         f"sleep 0.05; i=$((i+1)); done; true"}],
              ["run_command", {"command": "cat quick.txt"}, 10]]  # a loaded machine may need more than the limit
     results = tool_calls(ctx, "timeout-reported", work, calls, timeout=limit, deadline=limit + 3)
     stopped, done = results
     if "hung" in stopped:
-        raise CheckFailed(say("timeout.hung", limit=limit, grace=3), expected=say("brief.back_within", seconds=limit + 2),
+        raise CheckFailed(say("timeout.kept_printing", limit=limit, grace=3),
+                          expected=say("brief.back_within", seconds=limit + 2),
                           seen=say("brief.still_waiting", seconds=f"{limit + 3:g}"))
     if "raised" in stopped:
         raise CheckFailed(say("timeout.raised", error=stopped["raised"], where=stopped.get("where")))
@@ -302,22 +341,31 @@ def test_exit_status_reported(ctx):
 
 
 def test_stderr_captured(ctx):
-    """run_command's result holds what the command wrote to stdout and to stderr; a long stream is cut on its own, keeping its start and its end, and the cut is declared; a short one is whole."""
+    """run_command's result holds what the command wrote to stdout and to stderr, even bytes that are not UTF-8; a long stream (well past a pipe's 64 KB) is read while the command runs, cut on its own, keeping its start and its end, and the cut is declared; a short one is whole."""
     say, rng = ctx.say, ctx.rng("stderr-captured")
     work = ctx.tmp("stderr-captured") / "work"
     work.mkdir()
     small = {"stdout": inputs.stream_lines(rng, "out", rng.randint(2, 4)),
              "stderr": inputs.stream_lines(rng, "err", rng.randint(2, 4))}
-    big = {"stdout": inputs.stream_lines(rng, "OUT", rng.randint(900, 1400)),
-           "stderr": inputs.stream_lines(rng, "ERR", rng.randint(900, 1400))}
+    big = {"stdout": inputs.stream_lines(rng, "OUT", rng.randint(2500, 3500)),  # each well past a 64 KB pipe
+           "stderr": inputs.stream_lines(rng, "ERR", rng.randint(2500, 3500))}
     for size, streams in (("small", small), ("big", big)):
         for stream, lines in streams.items():
             write_text(work / f"{size}-{stream}.txt", "\n".join(lines) + "\n")
+    marks = {stream: f"{inputs.word(rng)} {rng.choice(CJK_WORDS)} {inputs.word(rng)}" for stream in ("stdout", "stderr")}
+    for stream, mark in marks.items():  # a Latin-1 byte and a stray continuation byte: not UTF-8
+        (work / f"bytes-{stream}.bin").write_bytes(b"caf\xe9 \x80\xff " + mark.encode("utf-8") + b"\n")
     calls = [["run_command", {"command": "cat small-stdout.txt; cat small-stderr.txt 1>&2"}],
-             ["run_command", {"command": "cat big-stdout.txt; cat big-stderr.txt 1>&2"}]]
-    short_run, long_run = tool_calls(ctx, "stderr-captured", work, calls)
-    for entry in (short_run, long_run):
+             ["run_command", {"command": "cat big-stdout.txt; cat big-stderr.txt 1>&2"}],
+             ["run_command", {"command": "cat bytes-stdout.bin; cat bytes-stderr.bin 1>&2"}]]
+    short_run, long_run, raw_run = tool_calls(ctx, "stderr-captured", work, calls)
+    if "raised" in raw_run:
+        raise CheckFailed(say("streams.not_utf8", error=raw_run["raised"], where=raw_run.get("where")))
+    for entry in (short_run, long_run, raw_run):
         stub_in(ctx, entry, "run_command")
+    for stream, mark in marks.items():
+        if mark not in raw_run.get("content", ""):
+            raise CheckFailed(say("streams.not_utf8_lost", stream=stream), expected=mark, seen=said(raw_run))
     content = short_run.get("content", "")
     for stream, lines in small.items():
         if "\n".join(lines) not in content:
@@ -326,6 +374,9 @@ def test_stderr_captured(ctx):
     if CUT.search(content):
         raise CheckFailed(say("streams.small_cut"), seen=said(short_run))
     content = long_run.get("content", "")
+    if TIMED_OUT.search(content) or re.search(r"timed?[ -]?out", content, re.I):
+        raise CheckFailed(say("streams.big_timed_out", size=sum(len("\n".join(v)) for v in big.values()) // 1000),
+                          seen=said(long_run))
     for stream, lines in big.items():
         for end, line in ((say("what.first_line"), lines[0]), (say("what.last_line"), lines[-1])):
             if line not in content:
@@ -338,7 +389,7 @@ def test_stderr_captured(ctx):
 # --------------------------------------------------------------------------- E3: write_file
 
 def test_write_outside_refused(ctx):
-    """write_file refuses `../NAME`, an absolute path outside, a path through a symlinked directory that leads out, and a symlink to a file outside, writing nothing outside; inside, it writes a new file in new directories and a path with `..` that stays in."""
+    """write_file refuses `../NAME`, an absolute path outside, a path through a symlinked directory that leads out, a symlink to a file outside, and paths outside into directories that do not exist yet, writing nothing outside, not even a directory; inside, it writes a new file in new directories and a path with `..` that stays in."""
     say, rng = ctx.say, ctx.rng("write-outside-refused")
     root = ctx.tmp("write-outside")
     work, outside = root / "work", root / "outside"
@@ -352,27 +403,26 @@ def test_write_outside_refused(ctx):
     (work / sub).mkdir()
     nested = f"{inputs.word(rng)}/{inputs.word(rng)}/{inputs.file_name(rng)}"
     dotted = f"{sub}/../{inputs.file_name(rng)}"
-    contents = [mixed_text(rng) + "\n" for _ in range(6)]
+    contents = [mixed_text(rng) + "\n" for _ in range(8)]
+    fresh = [f"{inputs.word(rng)}-{inputs.word(rng)}/{inputs.word(rng)}/{inputs.file_name(rng)}" for _ in range(2)]
     bad = [("`../NAME`", f"../{inputs.file_name(rng)}"),
            (say("what.absolute_outside"), str(outside / inputs.file_name(rng))),
            (say("what.through_linked_dir"), f"{link_dir.name}/{inputs.file_name(rng)}"),
-           (say("what.link_to_outside"), link_file.name)]
+           (say("what.link_to_outside"), link_file.name),
+           (say("what.new_dirs_dotdot"), f"../{fresh[0]}"),
+           (say("what.new_dirs_absolute"), str(outside / fresh[1]))]
     rng.shuffle(bad)
     calls = [["write_file", {"path": path, "content": contents[i]}] for i, (_, path) in enumerate(bad)]
-    calls += [["write_file", {"path": nested, "content": contents[4]}],
-              ["write_file", {"path": dotted, "content": contents[5]}]]
+    calls += [["write_file", {"path": nested, "content": contents[6]}],
+              ["write_file", {"path": dotted, "content": contents[7]}]]
     root_before, outside_before = sorted(p.name for p in root.iterdir()), tree(outside)
     results = tool_calls(ctx, "write-outside", work, calls)
     if sorted(p.name for p in root.iterdir()) != root_before or tree(outside) != outside_before:
-        wrote = next(kind for kind, _ in bad)
-        for (kind, _), entry in zip(bad, results):
-            if not refused(entry):
-                wrote = kind
-                break
+        wrote = next((kind for (kind, _), entry in zip(bad, results) if not refused(entry)), None)
         beside = sorted(set(p.name for p in root.iterdir()) - set(root_before))
-        now_outside = tree(outside)
-        changed = sorted(k for k in set(now_outside) | set(outside_before) if now_outside.get(k) != outside_before.get(k))
-        raise CheckFailed(say("outside.written", kind=wrote), expected=say("brief.nothing_outside_changed"),
+        changed = sorted(k for k, v in (tree(outside).items() ^ outside_before.items()))
+        raise CheckFailed(say("outside.written", kind=wrote) if wrote else say("outside.dirs_made"),
+                          expected=say("brief.nothing_outside_changed"),
                           seen=say("brief.outside_changes", beside=beside, changed=changed))
     if not link_file.is_symlink():
         raise CheckFailed(say("outside.link_replaced", name=link_file.name))
@@ -380,8 +430,8 @@ def test_write_outside_refused(ctx):
         stub_in(ctx, entry, "write_file")
         if not refused(entry):
             raise CheckFailed(say("outside.not_refused", kind=kind, path=path), seen=said(entry))
-    for (kind, path, text), entry in zip([(say("what.new_directories"), nested, contents[4]),
-                                          (say("what.dotdot_inside"), dotted, contents[5])], results[4:]):
+    for (kind, path, text), entry in zip([(say("what.new_directories"), nested, contents[6]),
+                                          (say("what.dotdot_inside"), dotted, contents[7])], results[len(bad):]):
         stub_in(ctx, entry, "write_file")
         now = read_text((work / path).resolve())
         if refused(entry) or now != text:
@@ -393,7 +443,7 @@ STEPS = {"new": "what.step_new", "overwrite": "what.step_overwrite"}  # the clea
 
 
 def test_write_is_atomic(ctx):
-    """A process writing a large file with write_file, SIGKILLed at 20 random moments, always leaves the old content or one new content whole, never a mix; a clean write, a rewrite and a write that fails leave no temp file behind."""
+    """A process writing a large file with write_file, SIGKILLed at 20 random moments spread over a whole write (its last step too), always leaves the old content or one new content whole, never a mix; killed the moment its rename onto the target returns, the target already holds the new content whole; a rewrite replaces the file (a new inode), not its bytes in place; a write still works when the system's temp directory is unusable (the temp file is beside the target); a clean write, a rewrite and a write that fails leave no temp file behind."""
     say, rng = ctx.say, ctx.rng("write-is-atomic")
     work = ctx.tmp("write-is-atomic") / "work"
     clean_dir = inputs.word(rng)
@@ -405,11 +455,15 @@ def test_write_is_atomic(ctx):
 
     versions = [spec(rng.randint(600_000, 1_200_000)) for _ in range(3)]
     old = spec(rng.randint(300_000, 600_000))
-    clean = {"dir": clean_dir, "name": inputs.file_name(rng), "blocker": blocker,
+    clean = {"dir": clean_dir, "name": inputs.file_name(rng), "blocker": blocker, "elsewhere": "",
              "first": spec(rng.randint(2_000, 20_000)), "second": spec(rng.randint(2_000, 20_000))}
+    while clean["elsewhere"] in ("", clean["name"], blocker):
+        clean["elsewhere"] = inputs.file_name(rng)
+    quick = [spec(rng.randint(1_000, 6_000)) for _ in range(2)]  # inside one write buffer: flushed only on close
     job = {"workdir": str(work), "path": f"{inputs.word(rng)}/{inputs.file_name(rng)}", "old": old,
-           "versions": versions, "delays": [round(rng.uniform(0.002, 0.025), 4) for _ in range(20)], "clean": clean}
-    answer, _ = harness_answer(ctx, "atomic_writer", job, "write-is-atomic", timeout=30)
+           "versions": versions, "phases": [round(rng.uniform(0.05, 1.6), 3) for _ in range(20)], "quick": quick,
+           "system_temp": str(ctx.tmp("write-is-atomic-temp") / inputs.word(rng)), "clean": clean}
+    answer, _ = harness_answer(ctx, "atomic_writer", job, "write-is-atomic", timeout=ctx.scaled(60))
     steps = answer.get("clean") or {}
     first = steps.get("new") or {}
     stub_in(ctx, first, "write_file")
@@ -427,24 +481,40 @@ def test_write_is_atomic(ctx):
     if failing.get("listing") != sorted([clean["name"], blocker]):
         raise CheckFailed(say("atomic.stray_failed"), expected=sorted([clean["name"], blocker]),
                           seen=failing.get("listing"))
+    rewritten = steps.get("overwrite") or {}
+    if rewritten.get("inode") is not None and rewritten.get("inode") == rewritten.get("inode_before"):
+        raise CheckFailed(say("atomic.same_inode"), expected="a new file (a new inode) renamed over the old one",
+                          seen=f"the same inode {rewritten.get('inode')} before and after")
+    elsewhere = steps.get("elsewhere") or {}
+    if "raised" in elsewhere or elsewhere.get("sha") != sha(clean["first"]["unit"] * clean["first"]["count"]):
+        raise CheckFailed(say("atomic.temp_elsewhere"), expected="the file written, its temp file beside it",
+                          seen=elsewhere.get("raised") or f"{elsewhere.get('size')} bytes")
     known = {sha(s["unit"] * s["count"]): name for name, s in
              [("the old content", old)] + [(f"new content {i + 1}", v) for i, v in enumerate(versions)]}
     sizes = {name: len((s["unit"] * s["count"]).encode("utf-8")) for name, s in
              [(say("what.version_old"), old)] + [(say("what.version_new", number=i + 1), v)
                                                   for i, v in enumerate(versions)]}
-    rounds = answer.get("rounds") or []
-    if len(rounds) != len(job["delays"]):
-        raise CheckFailed(say("atomic.rounds", done=len(rounds), total=len(job["delays"])))
+    rounds, delays = answer.get("rounds") or [], answer.get("delays") or []
+    if len(rounds) != len(job["phases"]) or len(delays) != len(rounds):
+        raise CheckFailed(say("atomic.rounds", done=len(rounds), total=len(job["phases"])))
     for number, entry in enumerate(rounds, 1):
         if not entry.get("killed"):
             raise CheckFailed(say("atomic.writer_stopped", number=number))
         if entry.get("missing"):
-            raise CheckFailed(say("atomic.missing", number=number, delay=round(job["delays"][number - 1] * 1000)))
+            raise CheckFailed(say("atomic.missing", number=number, delay=round(delays[number - 1] * 1000)))
         if entry.get("sha") not in known:
-            raise CheckFailed(say("atomic.mixed", number=number, delay=round(job["delays"][number - 1] * 1000)),
+            raise CheckFailed(say("atomic.mixed", number=number, delay=round(delays[number - 1] * 1000)),
                               expected=say("brief.whole_versions", versions=", ".join(
                                   say("brief.version_bytes", version=k, size=v) for k, v in sizes.items())),
                               seen=say("brief.bytes_unknown", size=entry.get("size")))
+    quick_seen = answer.get("quick") or []
+    if len(quick_seen) != len(quick):
+        raise CheckFailed(say("atomic.rounds", done=len(quick_seen), total=len(quick)))
+    for version, entry in zip(quick, quick_seen):
+        whole = version["unit"] * version["count"]
+        if entry.get("renamed") and entry.get("sha") != sha(whole):
+            raise CheckFailed(say("atomic.renamed_early"), expected=say("brief.bytes_whole", size=len(whole.encode("utf-8"))),
+                              seen=say("brief.bytes", size=entry.get("size")))
 
 
 # --------------------------------------------------------------------------- bonus

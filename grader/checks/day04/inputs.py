@@ -5,6 +5,7 @@ replays it and nothing can be memorised."""
 from __future__ import annotations
 
 import random
+import re
 import string
 
 from grader.checkkit.draws import ASCII_WORDS, CJK_WORDS, EMOJI, mixed_text
@@ -86,7 +87,9 @@ def ambiguous_file(rng: random.Random) -> tuple[str, str, int, str, int, str]:
 
 def missing_cases(rng: random.Random) -> tuple[str, list[str], list[tuple[str, str]], str]:
     """A file text and old texts that are not in it: a near miss (one character differs),
-    the right text with other whitespace, text from elsewhere; (text, lines, misses, target)."""
+    the right text with other whitespace, text from elsewhere, the right text with one
+    letter in another case (unique if case is ignored), and with one letter replaced by
+    `.` (unique as a regular expression); (text, lines, misses, target)."""
     while True:
         lines = distinct_lines(rng, rng.randint(10, 16))
         text = "\n".join(lines) + "\n"
@@ -96,9 +99,23 @@ def missing_cases(rng: random.Random) -> tuple[str, list[str], list[tuple[str, s
         indented = [line for line in lines if line.startswith("    ")]
         spaced = indented[0].replace("    ", "\t", 1) if indented else " " + target
         elsewhere = f"{word(rng)} = {mixed_text(rng, (3, 5))!r}"
+        letters = [i for i, ch in enumerate(target) if ch in LETTERS]
+        if not letters:
+            continue
+        at = rng.choice(letters)
+        cased = target[:at] + target[at].upper() + target[at + 1:]
+        plain = [line for line in lines if not set(line) & set(".^$*+?{}[]\\|()") and set(line) & set(LETTERS)]
+        if not plain:
+            continue
+        model = rng.choice(plain)  # no regex syntax in it: with the `.`, a pattern that matches it
+        dot = rng.choice([i for i, ch in enumerate(model) if ch in LETTERS])
+        dotted = model[:dot] + "." + model[dot + 1:]
         misses = [("what.near_miss", swapped),  # kinds: keys of messages.toml
                   ("what.other_whitespace", spaced),
-                  ("what.from_elsewhere", elsewhere)]
-        if all(old not in text for _, old in misses):
+                  ("what.from_elsewhere", elsewhere),
+                  ("what.other_case", cased),
+                  ("what.letter_as_dot", dotted)]
+        if (all(old not in text for _, old in misses) and text.lower().count(cased.lower()) == 1
+                and len(re.findall(dotted, text)) == 1):
             rng.shuffle(misses)
             return text, lines, misses, target

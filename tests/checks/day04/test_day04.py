@@ -78,7 +78,11 @@ def test_ambiguous_and_missing_inputs_hold_their_counts():
         assert {line_count, piece_count} == {2, 3}
         assert text.count(line) == line_count and text.count(piece) == piece_count and text.count(unique) == 1
         text, lines, misses, target = inputs.missing_cases(rng)
-        assert len(misses) == 3 and all(old not in text for _, old in misses)
+        assert len(misses) == 5 and all(old not in text for _, old in misses)
+        kinds = dict(misses)
+        cased = next(old for kind, old in kinds.items() if "case" in kind)
+        dotted = next(old for kind, old in kinds.items() if "`.`" in kind)
+        assert text.lower().count(cased.lower()) == 1 and len(re.findall(dotted, text)) == 1
         assert any(text.count(l) == 1 and l != target for l in lines)
 
 
@@ -108,9 +112,12 @@ def test_harnesses_never_signal_a_group_or_a_pid_they_have_not_proven_theirs():
     ours = group[group.index("def ours"):group.index("def kill_if_ours")]
     assert "pid <= 1" in ours and "os.getpid()" in ours and "MARK in env" in ours
     atomic = (harnesses / "atomic_writer.py").read_text(encoding="utf-8")
-    assert atomic.count("os.kill(") == 1
-    assert atomic.index("pid = os.fork()") < atomic.index("os.kill(pid, signal.SIGKILL)") < \
-        atomic.index("os.waitpid(pid, 0)")
+    kills = re.findall(r"os\.kill\((?:os\.getpid\(\)|\w+), [\w.]+\)", atomic)  # its own forked, unreaped writers, or a writer itself
+    assert atomic.count("os.kill(") == len(kills)
+    assert kills and set(kills) <= {"os.kill(pid, signal.SIGKILL)", "os.kill(os.getpid(), signal.SIGKILL)"}
+    assert atomic.count("os.kill(os.getpid()") == 1 and atomic.count("os.kill(pid,") == 2
+    for at in [m.start() for m in re.finditer(r"os\.kill\(pid,", atomic)]:
+        assert atomic.rindex("pid = os.fork()", 0, at) < at < atomic.index("os.waitpid(pid, 0)", at)
     for path in (DAY.checks_dir).glob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert "os.kill" not in source and "killpg" not in source, path.name

@@ -2,19 +2,27 @@
 
     python atomic_writer.py LAB JOB.json      (the prelude takes LAB)
 
-JOB is {"workdir", "path", "old", "versions", "delays", "clean"}; a content is given as
-{"unit": TEXT, "count": N} and is TEXT * N. The target first holds `old` (written here,
-not by the lab). Then, once per delay, the harness forks a writer that calls
-write_file(workdir, {"path", "content"}) in a loop over the versions, SIGKILLs it
-`delay` seconds after it said (on a pipe) that its first write begins, and records
-what the target holds (sha256 and size).
+JOB is {"workdir", "path", "old", "versions", "phases", "quick", "system_temp", "clean"};
+a content is given as {"unit": TEXT, "count": N} and is TEXT * N. The target first holds
+`old` (written here, not by the lab). One write of the first version is timed; then,
+once per phase, the harness forks a writer that calls write_file(workdir, {"path",
+"content"}) in a loop over the versions, SIGKILLs it `phase` times that write's time
+after it said (on a pipe) that its first write begins, and records what the target
+holds (sha256 and size), so the kills fall all along a write, its last step too.
+Then, once per `quick` version (small: it fits in a write buffer), a writer whose
+os.replace and os.rename kill it the moment a rename onto the target returns: the
+target must already hold that version whole ("renamed": false if no rename came).
 
 Before that, the clean part: in its own directory, a new file is written, then
-overwritten, then a write that must fail (the path is a directory); the listing after
-each says whether a temp file was left behind. One JSON line goes to stdout, last.
+overwritten (the inode before and after says whether it was replaced or rewritten in
+place), then a write that must fail (the path is a directory); the listing after each
+says whether a temp file was left behind. Last, a new file is written while the
+system's temp directory (tempfile.tempdir and TMPDIR) is `system_temp`, a directory
+that does not exist: a temp file in the target's own directory never notices.
+One JSON line goes to stdout, last.
 
-The only process this harness signals is the writer it has just forked and not yet
-reaped: that PID cannot belong to anyone else.
+The only processes this harness signals are the writers it has just forked and not yet
+reaped (or that signal themselves): such a PID cannot belong to anyone else.
 """
 import hashlib
 import json
@@ -22,6 +30,7 @@ import os
 import select
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -49,7 +58,7 @@ def seen(path):
         return {"missing": True}
     except OSError as exc:
         return {"unreadable": str(exc)}
-    return {"sha": hashlib.sha256(data).hexdigest(), "size": len(data)}
+    return {"sha": hashlib.sha256(data).hexdigest(), "size": len(data), "inode": os.stat(path).st_ino}
 
 
 answer = {"harness": "atomic_writer", "clean": {}, "rounds": []}
@@ -67,6 +76,8 @@ steps = [("new", clean["name"], content(clean["first"])), ("overwrite", clean["n
          ("failing", clean["blocker"], "x")]
 for step, name, text in steps:
     entry = {}
+    if step == "overwrite":
+        entry["inode_before"] = (seen(cleandir / name)).get("inode")
     try:
         write_file(workdir, {"path": f"{clean['dir']}/{name}", "content": text})
         entry["returned"] = True
@@ -80,13 +91,39 @@ if "raised" in answer["clean"]["new"] or "stub" in answer["clean"]["new"]:
     print(json.dumps(answer, ensure_ascii=False, default=repr))
     sys.exit(0)
 
+entry = {}
+tempfile.tempdir, saved = job["system_temp"], os.environ.get("TMPDIR")
+os.environ["TMPDIR"] = job["system_temp"]
+try:
+    write_file(workdir, {"path": f"{clean['dir']}/{clean['elsewhere']}", "content": content(clean["first"])})
+    entry["returned"] = True
+except BaseException as exc:
+    entry.update(failure(exc))
+finally:
+    tempfile.tempdir = None
+    if saved is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = saved
+entry.update(seen(cleandir / clean["elsewhere"]))
+answer["clean"]["elsewhere"] = entry
+
 # -- the kills -----------------------------------------------------------------------
 target = workdir / job["path"]
 target.parent.mkdir(parents=True, exist_ok=True)
 with open(target, "w", encoding="utf-8", newline="") as handle:
     handle.write(content(job["old"]))
 versions = [content(v) for v in job["versions"]]
-for number, delay in enumerate(job["delays"]):
+began = time.monotonic()
+try:
+    write_file(workdir, {"path": job["path"], "content": versions[-1]})
+except BaseException:
+    pass
+answer["write_seconds"] = round(time.monotonic() - began, 4)
+answer["delays"] = [round(phase * max(answer["write_seconds"], 0.002), 4) for phase in job["phases"]]
+with open(target, "w", encoding="utf-8", newline="") as handle:
+    handle.write(content(job["old"]))
+for number, delay in enumerate(answer["delays"]):
     ready, started = os.pipe()
     pid = os.fork()
     if pid == 0:  # the writer: nothing but the lab's write_file, round and round
@@ -109,5 +146,38 @@ for number, delay in enumerate(job["delays"]):
     entry = seen(target)
     entry["killed"] = os.WIFSIGNALED(status)
     answer["rounds"].append(entry)
+
+target_real = os.path.realpath(target)
+answer["quick"] = []
+for number, spec in enumerate(job["quick"]):
+    ready, renamed = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the writer: one write, killed by its own rename onto the target
+        try:
+            os.close(ready)
+            for name in ("replace", "rename"):
+                def hooked(src, dst, *args, real=getattr(os, name), **kwargs):
+                    real(src, dst, *args, **kwargs)
+                    try:
+                        onto = os.path.realpath(dst) == target_real
+                    except (TypeError, ValueError, OSError):
+                        onto = False
+                    if onto:
+                        os.write(renamed, b"r")
+                        os.kill(os.getpid(), signal.SIGKILL)
+                setattr(os, name, hooked)
+            write_file(workdir, {"path": job["path"], "content": content(spec)})
+        except BaseException:
+            pass
+        os._exit(3)
+    os.close(renamed)
+    came, _, _ = select.select([ready], [], [], 20)
+    entry = {"renamed": bool(came) and os.read(ready, 1) == b"r"}
+    os.close(ready)
+    if not entry["renamed"]:
+        os.kill(pid, signal.SIGKILL)  # our own forked child, not reaped yet
+    os.waitpid(pid, 0)
+    entry.update(seen(target))
+    answer["quick"].append(entry)
 answer["listing"] = sorted(os.listdir(target.parent))
 print(json.dumps(answer, ensure_ascii=False, default=repr))

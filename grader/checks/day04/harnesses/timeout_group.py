@@ -3,11 +3,13 @@
     python timeout_group.py LAB JOB.json      (the prelude takes LAB)
 
 JOB is {"workdir", "timeout", "command", "grace", "settle", "mark_var", "token",
-"pid_files": {"shell": NAME, "grandchild": NAME, "sleeper": NAME}}. The command writes
+"pid_files": {ROLE: NAME, ...}, "wait_for": [ROLE, ...]} (roles such as shell,
+grandchild, sleeper; wait_for defaults to shell and grandchild). The command writes
 the PIDs of its shell and of the processes it starts into those files (in the workdir).
 The call goes through the lab's ToolRegistry on a thread; the harness waits at most
-timeout + grace for it, then looks (for up to `settle` seconds) whether the shell and
-the grandchild are gone. One JSON line goes to stdout, last.
+timeout + grace for it, then looks (for up to `settle` seconds) whether the wait_for
+processes are gone, and kills every process of the pid files still running (proven
+ours). One JSON line goes to stdout, last.
 
 Safety: a PID read from a file is never trusted. Before the harness looks at or
 signals a process, it proves the process is one this harness started: its
@@ -116,12 +118,13 @@ while any(p is None for p in pids.values()) and time.monotonic() < deadline:
     time.sleep(0.01)
     pids = {role: read_pid(name) for role, name in names.items()}
 answer["pids_written"] = {role: pid is not None for role, pid in pids.items()}
-while any(ours(pids[role]) for role in ("shell", "grandchild")) and time.monotonic() < deadline:
+waited = job.get("wait_for") or ["shell", "grandchild"]
+while any(ours(pids[role]) for role in waited) and time.monotonic() < deadline:
     time.sleep(0.01)
 answer["alive"] = {role: ours(pid) for role, pid in pids.items()}
 answer["after"] = round(time.monotonic() - started, 3)
 
-for role in ("grandchild", "sleeper", "shell"):  # what the lab left running: proven ours, one by one
+for role in sorted(pids, key=lambda r: r == "shell"):  # what the lab left running: proven ours, one by one
     kill_if_ours(pids.get(role))
 thread.join(1.0)
 print(json.dumps(answer, ensure_ascii=False, default=repr))
