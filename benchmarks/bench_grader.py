@@ -99,7 +99,8 @@ print(json.dumps({
 
 
 def parallel_jobs() -> int:
-    """The --jobs a plain `grader check` uses on this machine (grader/parallel.py)."""
+    """The --jobs a plain `grader check` uses on an idle machine: the cores (grader/parallel.py;
+    on a busy one it takes fewer, so the benchmark names the number)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
@@ -161,7 +162,7 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     env.pop("PYTHONPATH")  # the grader sets the lab's path for its own children
     only = ["--only", QUICK_CHECK] if quick else []
     argv = ([script] if script.exists() else [python, "-m", "grader"]) + \
-        ["check", "day-07", "--lab", SOLUTION, "--json", *only]
+        ["check", "day-07", "--lab", SOLUTION, "--json", "--jobs", str(parallel_jobs()), *only]
     site = workdir / "site"
     site.mkdir()
     (site / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")

@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         course = i18n.localise(load_course(args.course))
         day = course.find_day(args.day)
-        result = run_day(course, day, args.lab, select=args.only or None, seed=args.seed)
+        # the batch grades submissions side by side; each one's checks run one at a time
+        result = run_day(course, day, args.lab, select=args.only or None, seed=args.seed, jobs=1)
     except (EngineError, CourseError) as exc:
         _write(args.out, {"error": str(exc)})
         return 2

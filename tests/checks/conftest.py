@@ -98,6 +98,15 @@ def lab_specs() -> dict[str, tuple]:
     return specs
 
 
+_SPECS: dict[str, tuple] = {}
+
+
+def lab_specs_cache() -> dict[str, tuple]:
+    if not _SPECS:
+        _SPECS.update(lab_specs())
+    return _SPECS
+
+
 def judged_checks(day, patch) -> set[str]:
     """The checks a mutant is graded with: those it must or may fail, and every core check
     that rests (course.toml `exercises` or `depends`) on a point one of those rests on, or on
@@ -122,7 +131,9 @@ def grade(name: str, spec: tuple, base: Path) -> Graded:
     env = dict(GRADING_ENV, PYTHONPATH=str(corpus.KIT), PYTHONPYCACHEPREFIX=str(base / "kit-pycache"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     select = ",".join(sorted(judged_checks(day, options["patch"]))) if "/mutants/" in name else ""
-    jobs = "1" if name.endswith("@serial") else ""
+    # the twins of the @serial gradings run side by side whatever the load (the default would
+    # take one check at a time on a busy machine, and the comparison would prove nothing)
+    jobs = "1" if name.endswith("@serial") else ("2" if f"{name}@serial" in lab_specs_cache() else "")
     done = subprocess.run([sys.executable, "-c", GRADE, str(corpus.KIT / "course.toml"), day.id, str(lab), str(SEED),
                            select, jobs],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=300)

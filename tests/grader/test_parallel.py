@@ -176,3 +176,11 @@ def test_groups_keep_shared_fixtures_and_checks_together():
              Item("d", ["forks"]), Item("e", ["forks", "local"]), Item("f", ["local", "plugin"])]
     found = parallel.groups(items, lambda item: item.name, here)
     assert [[i.name for i in g] for g in found] == [["a", "c"], ["b", "b"], ["d", "e"], ["f"]]
+
+
+@pytest.mark.parametrize("cores, load, jobs", [(2, 0.3, 2), (2, 1.7, 2), (2, 2.2, 1), (2, 9.0, 1), (8, 3.5, 6),
+                                               (1, 0.0, 1)])
+def test_the_default_takes_the_cores_less_those_already_busy(monkeypatch, cores, load, jobs):
+    monkeypatch.setattr(parallel, "cores", lambda: cores)
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    assert parallel.default_jobs() == jobs
