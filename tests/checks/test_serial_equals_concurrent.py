@@ -26,14 +26,19 @@ RUN_ROOT = re.compile(r"[^\s'\"]*/grader-day-\d+-[a-z0-9_]{8}/")  # tempfile.mkd
 
 
 def normalised(graded) -> list[dict]:
-    lab = str(graded.lab)
+    return normalised_report(graded.report, graded.lab)
+
+
+def normalised_report(report: dict, lab) -> list[dict]:
+    """Every check of a JSON report with what differs from run to run by nature set aside."""
+    lab = str(lab)
 
     def plain(text: str) -> str:
         text = PORT.sub("PORT", LIVE_ID.sub("LIVE-ID", RUN_ROOT.sub("RUN/", text.replace(lab, "LAB"))))
         return MEASURED.sub("TIME", text)
 
     out = []
-    for check in [*graded.report["checks"], *graded.report["bonus"]]:
+    for check in [*report["checks"], *report.get("bonus", [])]:
         check = {k: v for k, v in check.items() if k != "duration"}
         for key, value in check.items():
             if isinstance(value, str):

@@ -243,10 +243,10 @@ def grader_command(kit: Path, *args: str, rss_file: Path | None = None) -> list[
     return [sys.executable, "-c", RUN_GRADER, str(rss_file), *args]
 
 
-def grader_env(kit: Path, marker: str) -> dict[str, str]:
+def grader_env(kit: Path, marker: str, scale: str = TIMEOUT_SCALE) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "GITHUB_", "PYTEST_", "MCA_"))}
     env.update(PYTHONPATH=str(kit), PYTHONDONTWRITEBYTECODE="1", GRADER_COURSE=str(kit / "course.toml"),
-               GRADER_TIMEOUT_SCALE=TIMEOUT_SCALE, HOSTILE_MARKER=marker, NO_COLOR="1")
+               GRADER_TIMEOUT_SCALE=scale, HOSTILE_MARKER=marker, NO_COLOR="1")
     return env
 
 
@@ -266,8 +266,9 @@ def run_grader(argv: list[str], *, cwd: Path, env: dict[str, str], limit: float 
 
 
 def grade(case: Case, base: Path, *, kit: Path | None = None, extra: tuple[str, ...] = (),
-          label: str | None = None) -> Run:
-    """Grade the case's lab with `kit` (default: a fresh copy of the kit of its own)."""
+          label: str | None = None, scale: str = TIMEOUT_SCALE) -> Run:
+    """Grade the case's lab with `kit` (default: a fresh copy of the kit of its own), its
+    time limits under GRADER_TIMEOUT_SCALE=`scale`."""
     marker = f"hostile-{case.name}-{uuid.uuid4().hex[:12]}"
     root = base / (label or case.name)
     kit = kit or copy_kit(root / KIT_GUARD)
@@ -278,7 +279,7 @@ def grade(case: Case, base: Path, *, kit: Path | None = None, extra: tuple[str, 
     lab_before, grader_before = tree_hash(lab), grader_files_hash(kit)
     code, out, err, seconds = run_grader(
         grader_command(kit, "check", "day-07", "--lab", str(lab), "--json", *extra, rss_file=rss),
-        cwd=cwd, env=grader_env(kit, marker))
+        cwd=cwd, env=grader_env(kit, marker, scale))
     left = leftovers(marker)
     kill_all(marker)
     return Run(case, lab, kit, marker, code, out, err, seconds,
