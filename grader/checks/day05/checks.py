@@ -290,7 +290,7 @@ def _judge_session(ctx, rule_set: R.RuleSet, answers: list[dict]) -> None:
 
 
 def test_always_remembered(ctx):
-    """Answering always on the terminal lets later calls of the same kind (the same program, other arguments) run without a prompt; another program still asks, and a new session asks again. In one session of the lab's gate, always never overrides a deny rule, a compound command whose other parts are other programs still asks, and a plain y approves that call only."""
+    """Answering always on the terminal lets later calls of the same kind (the same program, other arguments) run without a prompt; another program still asks, and a new session asks again. Always never overrides a deny, a compound with another program still asks, and a plain y approves one call."""
     say, rng = ctx.say, ctx.rng("always-remembered")
     session = R.always_session(rng)
     _judge_session(ctx, session, _decisions(ctx, "always-session", session, rng))
@@ -344,7 +344,7 @@ def test_always_remembered(ctx):
 # --------------------------------------------------------------------------- E4: compound commands
 
 def test_compound_each_part(ctx):
-    """A compound command (&&, ||, ;, |, &, a newline, $( ), backticks, <( ), >( )) is judged part by part: denied if any part is denied, asked if any part asks or matches no rule, allowed only if every part is (2>&1 is no separator)."""
+    """A compound command (&&, ||, ;, |, &, a newline, $( ), backticks, <( ), >( )) is judged part by part: denied if any part is denied, asked if any part asks or matches no rule, allowed only if every part is, however many parts (2>&1 and &> are no separators)."""
     rng = ctx.rng("compound-each-part")
     rule_set = R.compound_rules(rng)
     _judge(ctx, rule_set, _decisions(ctx, "compound-each-part", rule_set, rng), "gate.compound")
@@ -394,7 +394,7 @@ def _judge_asker(ctx, answers: dict, how: str, result) -> None:
 
 
 def test_no_tty_denies(ctx):
-    """With stdin /dev/null (also with stdout on a terminal), a pipe closed at once, no stdin at all, a pipe held open that nobody writes to, or a pipe or file that already holds answers (y, always), an ask becomes a denial whose reason says there is no one to ask, and nothing waits for an answer."""
+    """With stdin /dev/null (also with stdout on a terminal), a pipe closed at once, no stdin at all, a pipe held open that nobody writes to, or a pipe or file already holding answers, an ask becomes a denial whose reason says there is no one to ask, and nothing waits for an answer."""
     say, rng = ctx.say, ctx.rng("no-tty-denies")
     script = ctx.harness("asker")
     typed = "".join(rng.choice(("y\n", "yes\n", "always\n", "a\n")) for _ in range(rng.randint(3, 6)))

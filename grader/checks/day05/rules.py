@@ -320,8 +320,7 @@ def always_session(rng: random.Random) -> RuleSet:
 
     "always" for a program, then: the same program (allow), the same program where a deny
     rule matches (deny: the memory never beats a rule), the same program followed by
-    another one in a compound (ask: the other program was never approved), and by rm -rf
-    (deny). A plain "y" for another program, then that program again (ask: "y" is for
+    another one in a compound (ask: the other program was never approved). A plain "y" for another program, then that program again (ask: "y" is for
     one call). "always" for a file tool, then that tool into a denied directory (deny)
     and elsewhere (allow). The three groups come in a random order.
     """
@@ -344,8 +343,7 @@ def always_session(rng: random.Random) -> RuleSet:
              call(f"{program} --{token}", "deny", _idea("idea.always_denied", program=program)),
              call(f"{program} {argument(rng)}{separator}{other} {argument(rng)}", "ask",
                   _idea("idea.always_compound", program=program, other=other, separator=repr(separator.strip() or separator))),
-             call(f"{program} {argument(rng)} && rm -rf {rng.choice(('build', 'src', 'dist'))}", "deny",
-                  _idea("idea.always_rm", program=program))]
+]
     rng.shuffle(after)
     commands = [call(f"{program} {argument(rng)}", "ask", _idea("idea.always_first", program=program, answer=always),
                      always), *after]

@@ -136,13 +136,13 @@ def kind_of(name: str, args: dict) -> str:
     """
     if name == "run_command":
         programs: list[str] = []
-        for part in command_parts(str(args.get("command", ""))):
+        for part in SEPARATORS.split(str(args.get("command", ""))):  # split here too: E4's parts may differ
             try:
                 words = shlex.split(part)
             except ValueError:  # unbalanced quotes: still a command, just not a tidy one
                 words = part.split()
             program = (words or [""])[0]
-            if program.strip("'\"") and program not in programs:  # a stray quote left by a ) in quotes runs nothing
+            if program.strip("'\" ") and program not in programs:  # a stray quote left by a ) in quotes runs nothing
                 programs.append(program)
         return "run_command " + " ".join(programs or [""])
     return name
