@@ -133,7 +133,7 @@ def _decisions(ctx, label: str, rule_set: R.RuleSet, rng) -> list[dict]:
     work.mkdir()
     R.write_workdir(rng, work, rule_set)
     job = {"workdir": str(work), "extra": [r.text() for r in rule_set.extra],
-           "calls": [{"name": c.name, "args": c.args} for c in rule_set.cases]}
+           "calls": [{"name": c.name, "args": c.args, "answer": c.answer} for c in rule_set.cases]}
     script = ctx.harness("decide")
     path = script.parent / "job.json"
     path.write_text(json.dumps(job, ensure_ascii=False), encoding="utf-8")
@@ -272,9 +272,28 @@ def test_turn_goes_on(ctx):
 
 # --------------------------------------------------------------------------- E3: always
 
+def _judge_session(ctx, rule_set: R.RuleSet, answers: list[dict]) -> None:
+    """Each call of the session: asked or not as expected, and an asked call allowed exactly when y/always was typed."""
+    say = ctx.say
+
+    def outcome(action: str, allowed: bool) -> str:
+        if action == "ask":
+            return say("brief.asked_allowed" if allowed else "brief.asked_refused")
+        return say("brief.allowed_unasked" if allowed else "brief.denied_unasked")
+
+    for number, (case, answer) in enumerate(zip(rule_set.cases, answers), 1):
+        seen, allowed = _action(answer), bool(answer["allowed"])
+        wanted = case.answer.lower() in ("y", "yes", "a", "always") if case.expected == "ask" else case.expected == "allow"
+        if seen != case.expected or allowed != wanted:
+            raise CheckFailed(say("always.session", number=number, call=_shown(case), idea=case.idea),
+                              expected=outcome(case.expected, wanted), seen=outcome(seen, allowed))
+
+
 def test_always_remembered(ctx):
-    """Answering always on the terminal lets later calls of the same kind (the same program, other arguments) run without a prompt; another program still asks, and a new session asks again."""
+    """Answering always on the terminal lets later calls of the same kind (the same program, other arguments) run without a prompt; another program still asks, and a new session asks again. Always never overrides a deny, a compound with another program still asks, and a plain y approves one call."""
     say, rng = ctx.say, ctx.rng("always-remembered")
+    session = R.always_session(rng)
+    _judge_session(ctx, session, _decisions(ctx, "always-session", session, rng))
     ws = ctx.workspace("always-remembered")
     program = rng.choice(("echo", "printf"))
     tokens = [f"tok{_hex(rng, 8)}" for _ in range(4)]
@@ -325,7 +344,7 @@ def test_always_remembered(ctx):
 # --------------------------------------------------------------------------- E4: compound commands
 
 def test_compound_each_part(ctx):
-    """A compound command (&&, ||, ;, |, &, a newline, $( ), backticks, <( ), >( )) is judged part by part: denied if any part is denied, asked if any part asks or matches no rule, allowed only if every part is (2>&1 is no separator)."""
+    """A compound command (&&, ||, ;, |, &, a newline, $( ), backticks, <( ), >( )) is judged part by part: denied if any part is denied, asked if any part asks or matches no rule, allowed only if every part is, however many parts (2>&1 and &> are no separators)."""
     rng = ctx.rng("compound-each-part")
     rule_set = R.compound_rules(rng)
     _judge(ctx, rule_set, _decisions(ctx, "compound-each-part", rule_set, rng), "gate.compound")
@@ -333,13 +352,13 @@ def test_compound_each_part(ctx):
 
 # --------------------------------------------------------------------------- E5: nobody at the terminal
 
-def _asker_job(ctx, rng, label: str, stdin: str, tty_out: bool = False) -> Path:
+def _asker_job(ctx, rng, label: str, stdin: str, tty_out: bool = False, text: str = "") -> Path:
     work = ctx.tmp(f"{label}-work")
     calls = [{"name": "edit_file", "args": {"path": f"f_{_hex(rng)}.txt", "old": "a", "new": "b"}},
              {"name": "run_command", "args": {"command": f"{R.words(rng, 1)[0]} {_hex(rng)}"}}]
     path = work / f"{label}.json"
     job = {"workdir": str(work), "stdin": stdin, "tty_out": tty_out, "out": str(work / "answers.jsonl"),
-           "calls": calls}
+           "text": text, "calls": calls}
     path.write_text(json.dumps(job), encoding="utf-8")
     return path
 
@@ -375,13 +394,16 @@ def _judge_asker(ctx, answers: dict, how: str, result) -> None:
 
 
 def test_no_tty_denies(ctx):
-    """With stdin /dev/null (also with stdout on a terminal), a pipe closed at once, no stdin at all, or a pipe held open that nobody writes to, an ask becomes a denial whose reason says there is no one to ask, and nothing waits for an answer."""
+    """With stdin /dev/null (also with stdout on a terminal), a pipe closed at once, no stdin at all, a pipe held open that nobody writes to, or a pipe or file already holding answers, an ask becomes a denial whose reason says there is no one to ask, and nothing waits for an answer."""
     say, rng = ctx.say, ctx.rng("no-tty-denies")
     script = ctx.harness("asker")
+    typed = "".join(rng.choice(("y\n", "yes\n", "always\n", "a\n")) for _ in range(rng.randint(3, 6)))
     ways = ((say("what.devnull"), "devnull", False), (say("what.closed"), "closed", False),
             (say("what.no_stdin"), "none", False), (say("what.devnull_tty"), "devnull", True),
-            (say("what.held_open"), "as-given", False))
-    jobs = [_asker_job(ctx, rng, f"asker-{n}", "as-given" if stdin == "closed" else stdin, tty_out)
+            (say("what.held_open"), "as-given", False),
+            (say("what.pipe_text", text=repr(typed)), "pipe-text", False),
+            (say("what.file_text", text=repr(typed)), "file-text", False))
+    jobs = [_asker_job(ctx, rng, f"asker-{n}", "as-given" if stdin == "closed" else stdin, tty_out, typed)
             for n, (_, stdin, tty_out) in enumerate(ways)]
     with ExitStack() as stack:  # leaving it stops every child still running
         children = [stack.enter_context(ctx.start_harness(script, str(job))) for job in jobs]  # all at once

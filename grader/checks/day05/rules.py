@@ -65,6 +65,7 @@ class Case:
     idea: str                    # for messages: what this case tells apart
     parts: tuple[str, ...] = ()  # for a compound command: its simple commands
     expected: str = ""
+    answer: str = "n"            # what the person at the terminal types if the call asks
 
 
 @dataclass
@@ -174,7 +175,8 @@ def decision_rules(rng: random.Random) -> RuleSet:
     dirs += [secret, other]
     links[link] = secret
     tool = rng.choice(("write_file", "edit_file"))
-    path_rules = [Rule("deny", tool, f"{secret}/*"), Rule("allow", tool)]  # the broad allow has no match key
+    spelled_tool = rng.choice(("*_file", f"{tool[:5]}*", f"?{tool[1:]}"))  # the rule's tool is a pattern too
+    path_rules = [Rule("deny", spelled_tool, f"{secret}/*"), Rule("allow", tool)]  # the broad allow has no match key
     rng.shuffle(path_rules)
     rules_in_order.append(path_rules)
     stems = [rng.choice(("notes", "key", "config", "token", "plan")) + str(rng.randint(10, 99)) for _ in range(5)]
@@ -183,7 +185,8 @@ def decision_rules(rng: random.Random) -> RuleSet:
                           (f"{other}/../{secret}/{stems[2]}.txt", _idea("idea.denied_dir_up")),
                           (f"{link}/{stems[3]}.txt", _idea("idea.denied_dir_link"))):
         resolved = spelled.removeprefix("./").replace(f"{other}/../", "").replace(f"{link}/", f"{secret}/")
-        cases.append(Case(tool, {"path": spelled}, resolved, _idea("idea.deny_against", tool=tool, secret=secret, what=idea)))
+        cases.append(Case(tool, {"path": spelled}, resolved,
+                          _idea("idea.deny_against", tool=spelled_tool, secret=secret, what=idea)))
     cases.append(Case(tool, {"path": f"{other}/{stems[4]}.txt"}, f"{other}/{stems[4]}.txt",
                       _idea("idea.broad_allow", tool=tool)))
 
@@ -279,6 +282,15 @@ def compound_rules(rng: random.Random) -> RuleSet:
         pieces[rng.randrange(3)] += " 2>&1"
         command = pieces[0] + space(separators[0]) + pieces[1] + space(separators[1]) + pieces[2]
         cases.append(Case("run_command", {"command": command}, command, _idea("idea.all_allowed"), tuple(pieces)))
+    # &> is a redirection too: a part that sends its output to a file is still one part.
+    first, second = part(allowed) + rng.choice((" &> ", " &>")) + f"out_{rng.randint(1, 999)}.log", part(allowed)
+    command = first + space(rng.choice(SEPARATORS[:5])) + second
+    cases.append(Case("run_command", {"command": command}, command, _idea("idea.all_allowed_redirect")))
+    # Many parts (9 to 12 separators): every one is split, the denied part at the end too.
+    pieces = [part(allowed) for _ in range(rng.randint(9, 12))] + [part(denied)]
+    command = pieces[0] + "".join(space(rng.choice(SEPARATORS)) + piece for piece in pieces[1:])
+    cases.append(Case("run_command", {"command": command}, command,
+                      _idea("idea.denied_after_many", count=len(pieces) - 1)))
     wrapped = f"{part(allowed)} {rng.choice(WRAPS).format(part(allowed))}"
     cases.append(Case("run_command", {"command": wrapped}, wrapped, _idea("idea.all_allowed_nested")))
     rule_set = RuleSet(file_rules, [], cases)
@@ -291,14 +303,60 @@ def compound_rules(rng: random.Random) -> RuleSet:
 
 def case_parts(case: Case) -> list[str]:
     """The simple commands of a generated compound, as the grader built them."""
-    command = case.subject.replace("2>&1", "\0")  # a redirection, not a separator
+    command = case.subject.replace("2>&1", "\0").replace("&>", "\1")  # redirections, not separators
     for wrap in WRAPS:
         opening = wrap.format("\0").split("\0")[0]
         closing = wrap.format("\0").split("\0")[1]
         command = command.replace(opening, "\n").replace(closing, "\n")
     for separator in SEPARATORS:
         command = command.replace(separator, "\n")
-    return [piece.strip().replace("\0", "2>&1") for piece in command.split("\n") if piece.strip()]
+    return [piece.strip().replace("\0", "2>&1").replace("\1", "&>") for piece in command.split("\n") if piece.strip()]
+
+
+# --------------------------------------------------------------------------- always, in one session
+
+def always_session(rng: random.Random) -> RuleSet:
+    """Calls decided by one Approver in turn, with the answers typed; `expected` is what each must get.
+
+    "always" for a program, then: the same program (allow), the same program where a deny
+    rule matches (deny: the memory never beats a rule), the same program followed by
+    another one in a compound (ask: the other program was never approved). A plain "y" for another program, then that program again (ask: "y" is for
+    one call). "always" for a file tool, then that tool into a denied directory (deny)
+    and elsewhere (allow). The three groups come in a random order.
+    """
+    program, once, other, secret_word = words(rng, 4)
+    secret, tool = f"{words(rng, 1)[0]}_{rng.randint(10, 99)}", rng.choice(("write_file", "edit_file"))
+    token = f"{secret_word}{rng.randint(10, 99)}"
+    file_rules = [Rule("deny", "run_command", f"{program} *{token}*"), Rule("deny", tool, f"{secret}/*")]
+    rng.shuffle(file_rules)
+    always, yes = rng.choice(("always", "a", "Always")), rng.choice(("y", "yes", "Y"))
+    separator = rng.choice(("; ", " && ", " | ", " || ", "\n"))
+
+    def call(command: str, expected: str, idea: str, answer: str = "n") -> Case:
+        return Case("run_command", {"command": command}, command, idea, expected=expected, answer=answer)
+
+    def file(path: str, expected: str, idea: str, answer: str = "n") -> Case:
+        args = {"path": path, "content": "x\n"} if tool == "write_file" else {"path": path, "old": "a", "new": "b"}
+        return Case(tool, args, path, idea, expected=expected, answer=answer)
+
+    after = [call(f"{program} {argument(rng)}", "allow", _idea("idea.always_same", program=program)),
+             call(f"{program} --{token}", "deny", _idea("idea.always_denied", program=program)),
+             call(f"{program} {argument(rng)}{separator}{other} {argument(rng)}", "ask",
+                  _idea("idea.always_compound", program=program, other=other, separator=repr(separator.strip() or separator))),
+]
+    rng.shuffle(after)
+    commands = [call(f"{program} {argument(rng)}", "ask", _idea("idea.always_first", program=program, answer=always),
+                     always), *after]
+    plain = [call(f"{once} {argument(rng)}", "ask", _idea("idea.y_first", program=once, answer=yes), yes),
+             call(f"{once} {argument(rng)}", "ask", _idea("idea.y_again", program=once, answer=yes))]
+    later = [file(f"{secret}/k{rng.randint(10, 99)}.txt", "deny", _idea("idea.always_file_denied", tool=tool, secret=secret)),
+             file(f"notes_{rng.randint(10, 99)}.txt", "allow", _idea("idea.always_file_other", tool=tool))]
+    rng.shuffle(later)
+    files = [file(f"plan_{rng.randint(10, 99)}.txt", "ask", _idea("idea.always_file", tool=tool, answer=always), always),
+             *later]
+    groups = [commands, plain, files]
+    rng.shuffle(groups)
+    return RuleSet(file_rules, [], [case for group in groups for case in group], dirs=[secret])
 
 
 # --------------------------------------------------------------------------- writing

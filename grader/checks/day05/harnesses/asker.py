@@ -2,8 +2,10 @@
 
     python asker.py LAB JOB.json         (the prelude takes LAB)
 
-JOB: {"workdir": DIR, "stdin": "as-given" | "devnull" | "none", "tty_out": bool, "out": FILE,
-"calls": [{"name", "args"}, ...]}. "devnull" puts /dev/null on fd 0; "none" closes fd 0
+JOB: {"workdir": DIR, "stdin": "as-given" | "devnull" | "none" | "pipe-text" | "file-text", "text": str,
+"tty_out": bool, "out": FILE, "calls": [{"name", "args"}, ...]}. "devnull" puts /dev/null on fd 0;
+"pipe-text" a pipe already holding "text" (answers typed ahead, the writing end kept open);
+"file-text" a file holding it (as with < answers.txt); "none" closes fd 0
 and leaves sys.stdin None, as Python does when a program is started with its stdin
 closed; "tty_out" puts stdout
 and stderr on a pseudo-terminal of their own (a person watching, nobody typing). Then
@@ -44,6 +46,16 @@ if job.get("stdin") == "none":
     sys.stdin = None
 elif job.get("stdin") == "devnull":  # as if started with < /dev/null
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    sys.stdin = open(0, "r", encoding="utf-8", closefd=False)
+elif job.get("stdin") == "pipe-text":  # as with printf 'y\n' | mca ..., the writer still there
+    reading, writing = os.pipe()
+    os.write(writing, job.get("text", "").encode("utf-8"))
+    os.dup2(reading, 0)
+    sys.stdin = open(0, "r", encoding="utf-8", closefd=False)
+elif job.get("stdin") == "file-text":  # as with < answers.txt
+    answers = Path(job["out"]).with_name("typed.txt")
+    answers.write_text(job.get("text", ""), encoding="utf-8")
+    os.dup2(os.open(answers, os.O_RDONLY), 0)
     sys.stdin = open(0, "r", encoding="utf-8", closefd=False)
 
 try:

@@ -2,11 +2,11 @@
 
     python decide.py LAB JOB.json        (the prelude takes LAB)
 
-JOB: {"workdir": DIR, "extra": ["deny run_command x *", ...], "calls": [{"name", "args"}, ...]}.
+JOB: {"workdir": DIR, "extra": ["deny run_command x *", ...], "calls": [{"name", "args"[, "answer"]}, ...]}.
 The rules are loaded as the agent loads them (built in, DIR/.mca/rules.toml, then the
 --rule texts) and one Approver decides every call in turn, as in one session. Whoever
-is "at the terminal" answers "n" and is recorded, so an ask shows as asked and not
-allowed, a deny as neither. Prints one JSON line per call:
+is "at the terminal" answers the call's "answer" ("n" when it has none) and is recorded,
+so an ask shows as asked, a deny as neither. Prints one JSON line per call:
 {"harness": "decide", "i": N, "allowed": bool, "asked": [prompts], "reason": str}
 or a line with "stub" (a TODO raised) or "raised" (any other exception) and "where".
 """
@@ -40,16 +40,18 @@ except Exception as exc:  # the gate cannot even be built: say so once
     sys.exit(0)
 
 asked = []
+answer = ["n"]
 
 
 def ask(description):
     asked.append(description)
-    return "n"
+    return answer[0]
 
 
 approver.ask = ask
 for i, call in enumerate(job["calls"]):
     asked.clear()
+    answer[0] = str(call.get("answer", "n"))
     try:
         decision = approver.decide(call["name"], call["args"])
     except NotImplementedError as exc:

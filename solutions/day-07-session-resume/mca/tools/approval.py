@@ -123,14 +123,22 @@ def command_parts(command: str) -> list[str]:
 
 
 def kind_of(name: str, args: dict) -> str:
-    """The "same kind of call" an ``always`` answer covers: the tool, and for a command its program."""
+    """The "same kind of call" an ``always`` answer covers: the tool, and for a command its program.
+
+    A compound command's kind names the program of every part, so "always" for ``echo``
+    never covers ``echo hi; curl x | sh``: the parts after the first are other programs.
+    """
     if name == "run_command":
-        command = str(args.get("command", ""))
-        try:
-            words = shlex.split(command)
-        except ValueError:  # unbalanced quotes: still a command, just not a tidy one
-            words = command.split()
-        return f"run_command {(words or [''])[0]}"
+        programs: list[str] = []
+        for part in SEPARATORS.split(str(args.get("command", ""))):  # split here too: E4's parts may differ
+            try:
+                words = shlex.split(part)
+            except ValueError:  # unbalanced quotes: still a command, just not a tidy one
+                words = part.split()
+            program = (words or [""])[0]
+            if program.strip("'\" ") and program not in programs:  # a stray quote left by a ) in quotes runs nothing
+                programs.append(program)
+        return "run_command " + " ".join(programs or [""])
     return name
 
 
