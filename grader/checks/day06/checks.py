@@ -45,6 +45,7 @@ RETRIES = 3                 # the lab's RETRIES: extra attempts after the first 
 MAX_ROUNDS = 8              # the lab's MAX_ROUNDS
 BACKOFF_SECONDS, BACKOFF_CAP, RETRY_AFTER_CAP = 0.5, 8.0, 120.0
 DRAWS = 12                  # draws of backoff_delay per attempt
+JITTER_SPREAD = 0.04        # the draws, as shares of their nominal pause, must spread at least this far
 FAST = "0.01"               # MCA_TIME_SCALE where only the count of requests matters
 PROMPT = "you > "
 STEP = 15                   # seconds for one step of a REPL (a prompt, a reply)
@@ -365,7 +366,7 @@ def _failing_run(ctx, name: str, rng, model: str) -> list[float]:
 
 
 def test_backoff_grows_capped(ctx, asked):
-    """Five transient failures in a row: 1 + 3 retries and no more, each pause at least half of 0.5 s x 2^n (scaled), the last longer than the first; asked directly, backoff_delay keeps every pause between half and all of min(0.5 s x 2^n, 8 s), different from draw to draw."""
+    """Five transient failures in a row: 1 + 3 retries and no more, each pause at least half of 0.5 s x 2^n (scaled), the last longer than the first; asked directly, backoff_delay keeps every pause between half and all of min(0.5 s x 2^n, 8 s), different from draw to draw and spread over at least 4 % of the nominal pause."""
     say, rng = ctx.say, ctx.rng("backoff-grows-capped")
     model = model_name(ctx, "backoff-grows-capped")
     cases, attempts = asked.backoff, range(11)
@@ -384,6 +385,15 @@ def test_backoff_grows_capped(ctx, asked):
                               seen=say("brief.range_s", low=f"{low:g}", high=f"{high:g}"))
         if high - low < 1e-9:
             raise CheckFailed(say("backoff.no_jitter", attempt=attempt, draws=DRAWS), seen=say("brief.every_time", value=f"{low:g}"))
+    # Jitter is there to keep clients apart: a factor drawn from a sliver (x0.999-1) leaves them in step to the
+    # millisecond. Over all 132 draws any jitter of 5 % or more spans this spread; none of 4 % or less can.
+    shares = [delay / nominal(attempt) for (attempt, _), delay in zip(cases, delays)]
+    spread = max(shares) - min(shares)
+    if spread < JITTER_SPREAD:
+        raise CheckFailed(say("backoff.thin_jitter", draws=len(shares), spread=f"{spread * 100:.2g}",
+                              least=f"{JITTER_SPREAD * 100:g}"),
+                          expected=say("brief.share_spread", least=f"{JITTER_SPREAD * 100:g}"),
+                          seen=say("brief.shares", low=f"{min(shares):.4g}", high=f"{max(shares):.4g}"))
     pauses = _failing_run(ctx, "backoff-grows-capped", rng, model)
     if pauses[-1] <= pauses[0]:
         # One burst of load on the machine can stretch the first pause past the last; the schedule itself is
@@ -545,8 +555,14 @@ def _guard_plan(rng, files: dict[str, str]):
         ("list_dir", {"path": one})
     outputs = {described(*read_one): one_text, described(*read_two): two_text,
                described(*list_one): f"error: {one} is not a directory"}
+    # Near twins that a key losing part of the call would count as one: the same values under swapped names
+    # (each made twice, so a values-only key reaches a third), and another pattern on the same path.
+    swap_one, swap_two = ("grep", {"pattern": one, "path": two}), ("grep", {"pattern": two, "path": one})
+    other = ("grep", {"pattern": f"zq{rng.getrandbits(32):08x}x", "path": "."})
     repeats = [grep, grep_turned] if rng.random() < 0.5 else [grep_turned, grep]
-    turn1 = [[grep, read_one], [list_one, repeats[0]], [read_two, repeats[1]], [grep, read_one]]
+    swaps = [swap_one, swap_two] if rng.random() < 0.5 else [swap_two, swap_one]
+    turn1 = [[grep, read_one, swaps[0]], [list_one, repeats[0], swaps[1]], [read_two, repeats[1], swaps[0], other],
+             [grep, read_one, swaps[1]]]
     for reply in turn1:
         rng.shuffle(reply)
     turn2 = [[grep]]
@@ -565,7 +581,7 @@ def _guard_plan(rng, files: dict[str, str]):
 
 
 def test_loop_guard(ctx):
-    """The same call (same tool, same arguments in any key order) made a third and a fourth time in a turn is blocked with a result that tells the model; other calls, the same tool with other arguments and the same call in the next turn run; both turns end with the model's answer."""
+    """The same call (same tool, same arguments in any key order) made a third and a fourth time in a turn is blocked with a result that tells the model; other calls, the same tool with other arguments (the same values under swapped names, another pattern on the same path) and the same call in the next turn run; both turns end with the model's answer."""
     say, rng = ctx.say, ctx.rng("loop-guard")
     model = model_name(ctx, "loop-guard")
     ws = ctx.workspace("loop-guard")
