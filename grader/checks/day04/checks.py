@@ -219,8 +219,7 @@ def test_timeout_kills_group(ctx):
         raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
     if alive.get("grandchild") and not alive.get("shell") and not alive.get("sleeper"):
         raise CheckFailed(say("timeout.term_only", limit=limit, after=answer.get("after")),
-                          expected="no process of the command left", seen=say("timeout.came_back", how=came_back(
-                              answer)))
+                          expected=say("brief.no_process_left"), seen=say("timeout.came_back", how=came_back(say, answer)))
     if alive.get("grandchild"):
         raise CheckFailed(say("timeout.grandchild_alive", limit=limit, after=answer.get("after")),
                           expected=say("brief.no_process_left"),
@@ -483,14 +482,15 @@ def test_write_is_atomic(ctx):
                           seen=failing.get("listing"))
     rewritten = steps.get("overwrite") or {}
     if rewritten.get("inode") is not None and rewritten.get("inode") == rewritten.get("inode_before"):
-        raise CheckFailed(say("atomic.same_inode"), expected="a new file (a new inode) renamed over the old one",
-                          seen=f"the same inode {rewritten.get('inode')} before and after")
+        raise CheckFailed(say("atomic.same_inode"), expected=say("brief.new_inode"),
+                          seen=say("brief.same_inode", inode=rewritten.get("inode")))
     elsewhere = steps.get("elsewhere") or {}
     if "raised" in elsewhere or elsewhere.get("sha") != sha(clean["first"]["unit"] * clean["first"]["count"]):
-        raise CheckFailed(say("atomic.temp_elsewhere"), expected="the file written, its temp file beside it",
-                          seen=elsewhere.get("raised") or f"{elsewhere.get('size')} bytes")
+        raise CheckFailed(say("atomic.temp_elsewhere"), expected=say("brief.temp_beside"),
+                          seen=elsewhere.get("raised") or say("brief.bytes", size=elsewhere.get("size")))
     known = {sha(s["unit"] * s["count"]): name for name, s in
-             [("the old content", old)] + [(f"new content {i + 1}", v) for i, v in enumerate(versions)]}
+             [(say("what.version_old"), old)] + [(say("what.version_new", number=i + 1), v)
+                                                  for i, v in enumerate(versions)]}
     sizes = {name: len((s["unit"] * s["count"]).encode("utf-8")) for name, s in
              [(say("what.version_old"), old)] + [(say("what.version_new", number=i + 1), v)
                                                   for i, v in enumerate(versions)]}

@@ -80,8 +80,8 @@ def test_ambiguous_and_missing_inputs_hold_their_counts():
         text, lines, misses, target = inputs.missing_cases(rng)
         assert len(misses) == 5 and all(old not in text for _, old in misses)
         kinds = dict(misses)
-        cased = next(old for kind, old in kinds.items() if "case" in kind)
-        dotted = next(old for kind, old in kinds.items() if "`.`" in kind)
+        cased = next(old for kind, old in kinds.items() if kind == "what.other_case")
+        dotted = next(old for kind, old in kinds.items() if kind == "what.letter_as_dot")
         assert text.lower().count(cased.lower()) == 1 and len(re.findall(dotted, text)) == 1
         assert any(text.count(l) == 1 and l != target for l in lines)
 
