@@ -2,7 +2,8 @@
 check at a time (`--jobs 1`) reports, on the same seed: statuses, messages, expected and
 seen, hints, and the reproduce lines once the run's own root and lab path, the fake
 server's port, the ids of sessions made live (named after the clock) and pauses as
-measured are set aside.
+measured are set aside, and reproduce lines are compared as a set (a check that runs two
+children at once records them in the order they finish, in either mode).
 
 The days graded here are those whose checks share setup (a fixture wider than one check):
 there the grouping decides which process runs what. Each day's solution and untouched lab
@@ -44,7 +45,8 @@ def normalised_report(report: dict, lab) -> list[dict]:
             if isinstance(value, str):
                 check[key] = plain(value)
             elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-                check[key] = [plain(v) for v in value]
+                # sorted: a check that runs two children at once records them as they finish
+                check[key] = sorted(plain(v) for v in value) if key == "repro" else [plain(v) for v in value]
         out.append(check)
     return out
 
