@@ -297,19 +297,13 @@ def check(
     raise typer.Exit(EXIT_OK if result.all_core_passed else EXIT_FAILED)
 
 
-@app.command()
+@app.command(help=help_word("help.watch"))
 def watch(
     day: Annotated[str, typer.Argument(metavar="DAY", help=DAY_HELP)],
-    lab: Annotated[Optional[Path], typer.Option(
-        metavar="DIR", help="lab directory to watch (default: the day's lab); your progress and hint "
-        "levels are kept only for the day's own lab")] = None,
-    seed: Annotated[Optional[int], typer.Option(
-        metavar="N", help="generate every run's inputs from this seed (default: one new seed for the whole watch)")] = None,
+    lab: Annotated[Optional[Path], typer.Option(metavar="DIR", help=help_word("help.watch_lab"))] = None,
+    seed: Annotated[Optional[int], typer.Option(metavar="N", help=help_word("help.watch_seed"))] = None,
 ) -> None:
-    """Grade a lab on every save: every check first, then only the checks of the files you changed.
-
-    A changed exercise file re-runs the checks of its exercise points; any other file of the lab re-runs every check. On a terminal: a or Enter re-runs every check, q quits; Ctrl-C stops (exit 130).
-    """  # noqa: E501 (one paragraph: help wraps it to the terminal)
+    """Grade a lab on every save: every check first, then only the checks of the files you changed."""
     from grader.watch.loop import WatchFailed
     from grader.watch.terminal import Stopped, watch_lab
     course = load()

@@ -29,6 +29,7 @@ import selectors
 import signal
 import struct
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -37,7 +38,11 @@ WORKER_GRACE = 10.0  # seconds a worker gets to stop its check after Ctrl-C befo
 
 
 def available() -> bool:
-    return hasattr(os, "fork") and sys.platform != "win32"
+    """fork() is there, and safe: this process runs one thread. A child forked from a process
+    with other threads (`grader watch` reads keys and file events in threads) inherits the
+    locks they held at that moment, and can wait on one forever; such a process runs its
+    checks one after another."""
+    return hasattr(os, "fork") and sys.platform != "win32" and threading.active_count() == 1
 
 
 def cores() -> int:
