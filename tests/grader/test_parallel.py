@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from grader import parallel
-from grader.engine import run_day
 
 pytestmark = pytest.mark.skipif(not parallel.available(), reason="needs fork()")
 
@@ -98,39 +97,67 @@ def day(course_dir):
     return load_course(course_dir / "course.toml"), course_dir
 
 
-def grade(day, jobs, **options):
-    course, _ = day
-    the_day = course.find_day("day-02")
-    seen = []
-    result = run_day(course, the_day, the_day.lab, keep=True, seed=7, jobs=jobs,
-                     on_check=lambda check_id, status: seen.append(check_id), **options)
-    root = Path(result.run_root)
+GRADE = """
+import json, os, sys
+from grader.course import load_course
+from grader.engine import run_day
+course = load_course(sys.argv[1])
+day = course.find_day("day-02")
+seen = []
+result = run_day(course, day, day.lab, keep=True, seed=7, jobs=int(sys.argv[2]),
+                 on_check=lambda check_id, status: seen.append(check_id))
+print(json.dumps({"pid": os.getpid(), "seen": seen, "run_root": result.run_root,
+                  "results": [[c.id, c.status.value, c.message, c.expected, c.seen, list(c.repro)]
+                              for c in result.all_results()]}))
+"""
+
+
+def grade(day, jobs):
+    """One grading in a child of its own: one thread there, as in `grader check` (the test
+    process runs threads of its own, and a check here may SIGKILL the process it runs in)."""
+    import json
+    import subprocess
+    import sys
+
+    _, course_dir = day
+    root_of_kit = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root_of_kit))
+    done = subprocess.run([sys.executable, "-c", GRADE, str(course_dir / "course.toml"), str(jobs)],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    root = Path(data["run_root"])
     pids = {}
     for line in (root / "pids").read_text().splitlines():
         check_id, pid = line.split()
         pids[check_id] = int(pid)
     setups = (root / "setups").read_text().split() if (root / "setups").exists() else []
     shutil.rmtree(root)
-    return result, seen, pids, setups
+    return data, data["seen"], pids, setups, data["pid"]
 
 
 def outcome(result):
-    return [(c.id, c.status, c.message, c.expected, c.seen, c.repro) for c in result.all_results()]
+    return [tuple(row) for row in result["results"]]
+
+
+def by_id(result):
+    return {row[0]: {"status": row[1], "message": row[2], "expected": row[3], "seen": row[4]}
+            for row in result["results"]}
 
 
 def test_a_concurrent_run_gives_what_a_serial_run_gives(day):
-    serial, serial_seen, serial_pids, _ = grade(day, 1)
-    both, both_seen, both_pids, setups = grade(day, 2)
+    serial, serial_seen, serial_pids, _, serial_pid = grade(day, 1)
+    both, both_seen, both_pids, setups, both_pid = grade(day, 2)
     assert outcome(both) == outcome(serial)
-    assert [c.id for c in both.all_results()] == ["ok", "wrong", "broken", "slow", "skipped", "shared-a",
-                                                  "shared-b", "missing"]
+    assert [row[0] for row in both["results"]] == ["ok", "wrong", "broken", "slow", "skipped", "shared-a",
+                                                    "shared-b", "missing"]
     # scratch dirs are named after the check that made them, whatever ran before it
-    by_id = {c.id: c for c in both.all_results()}
-    assert by_id["wrong"].seen == "wrong/made" and by_id["slow"].message == "shared dir broken/shared-setup"
-    assert by_id["skipped"].message == "skipped in skipped/x"
-    # serially every check runs in this process; beside each other, in workers
-    assert set(serial_pids.values()) == {os.getpid()}
-    assert os.getpid() not in both_pids.values() and len(set(both_pids.values())) > 1
+    checks = by_id(both)
+    assert checks["wrong"]["seen"] == "wrong/made" and checks["slow"]["message"] == "shared dir broken/shared-setup"
+    assert checks["skipped"]["message"] == "skipped in skipped/x"
+    # serially every check runs in the grading process; beside each other, in workers
+    assert set(serial_pids.values()) == {serial_pid}
+    assert both_pid not in both_pids.values() and len(set(both_pids.values())) > 1
     # the fixture two checks share is made once, and both run where it was made
     assert len(setups) == 1 and both_pids["broken"] == both_pids["slow"] == int(setups[0])
     # progress comes in the contract's order, once per check that ran
@@ -141,20 +168,33 @@ def test_checks_really_run_at_the_same_time(day):
     """`ok` and `wrong` each wait for the other to have started: they pass only side by side."""
     _, course_dir = day
     (course_dir / "checks" / "day02" / "rendezvous").touch()
-    result, _, pids, _ = grade(day, 2)
-    by_id = {c.id: c for c in result.all_results()}
-    assert by_id["ok"].status.value == "passed", by_id["ok"].message
-    assert by_id["wrong"].message.startswith("drawn ") and pids["ok"] != pids["wrong"]
+    result, _, pids, _, _ = grade(day, 2)
+    checks = by_id(result)
+    assert checks["ok"]["status"] == "passed", checks["ok"]["message"]
+    assert checks["wrong"]["message"].startswith("drawn ") and pids["ok"] != pids["wrong"]
 
 
 def test_a_worker_killed_under_a_check_is_that_checks_error_and_the_rest_still_run(day):
     _, course_dir = day
     (course_dir / "checks" / "day02" / "die").touch()
-    result, _, _, _ = grade(day, 2)
-    by_id = {c.id: c for c in result.all_results()}
-    assert by_id["shared-a"].status.value == "error" and "signal 9" in by_id["shared-a"].message
-    assert by_id["shared-b"].status.value == "passed" and by_id["ok"].status.value == "passed"
-    assert by_id["wrong"].status.value == "failed"
+    result, _, _, _, _ = grade(day, 2)
+    checks = by_id(result)
+    assert checks["shared-a"]["status"] == "error" and "signal 9" in checks["shared-a"]["message"]
+    assert checks["shared-b"]["status"] == "passed" and checks["ok"]["status"] == "passed"
+    assert checks["wrong"]["status"] == "failed"
+
+
+def test_a_process_with_other_threads_runs_its_checks_one_after_another():
+    import threading
+
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait, daemon=True)
+    helper.start()
+    try:
+        assert not parallel.available()
+    finally:
+        stop.set()
+        helper.join()
 
 
 def test_groups_keep_shared_fixtures_and_checks_together():
