@@ -126,8 +126,8 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
 
     `hint_levels` gives, per check id, the hint level a failing check shows (default 1).
     `on_check(check_id, status)` is called as each check finishes, in the contract's order
-    (the CLI's live lines). `jobs` checks run at once (default: the cores this process may
-    use; 1: one after another; grader/parallel.py); the results are the same.
+    (the CLI's live lines). `jobs` checks run at once (default 1: one after another;
+    grader/parallel.py); the results are the same.
     Ctrl-C raises `Interrupted`.
     """
     from grader.manifest import mistyped_path
@@ -154,7 +154,7 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
             if blocked is None:
                 done = (lambda check_id, outcome: on_check(check_id, outcome.status)) if on_check else None
                 plugin = GraderPlugin(context, selected, on_done=done,
-                                      jobs=parallel.default_jobs() if jobs is None else max(1, jobs))
+                                      jobs=1 if jobs is None else max(1, jobs))
                 # The copy taken before any student code ran, not the kit's file.
                 exit_code, output = _run_pytest(context.fixtures / module.name, run_root, plugin)
                 _raise_for(plugin, exit_code, output, day, module)
