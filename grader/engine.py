@@ -150,14 +150,18 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     try:
         with children_get_default_sigint():
             context = _context(course, day, lab, run_root, seed, keep)
-            blocked = _probe(context)
-            if blocked is None:
+            probe = Probe(context)
+            try:
                 done = (lambda check_id, outcome: on_check(check_id, outcome.status)) if on_check else None
-                plugin = GraderPlugin(context, selected, on_done=done,
-                                      jobs=1 if jobs is None else max(1, jobs))
+                plugin = GraderPlugin(context, selected, on_done=done, jobs=1 if jobs is None else max(1, jobs),
+                                      before_checks=probe.verdict)
                 # The copy taken before any student code ran, not the kit's file.
                 exit_code, output = _run_pytest(context.fixtures / module.name, run_root, plugin)
+                blocked = probe.verdict()
                 _raise_for(plugin, exit_code, output, day, module)
+            finally:
+                probe.stop()
+            if blocked is None:
                 outcomes = plugin.outcomes
             else:
                 skipped = context.say("lab.skipped")
@@ -224,18 +228,43 @@ def children_get_default_sigint():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _probe(context: CheckContext) -> str | None:
-    """None if the lab's package imports; else the one-line reason every check will give."""
-    say, package = context.say, context.course.agent.package
-    try:
-        result = context.runner.probe(cwd=context.tmp("import-probe"), timeout=max(scaled(PROBE_TIMEOUT), PROBE_FLOOR))
-    except ChildTimeout as exc:
-        return say("lab.cannot_start", package=package, why=say("lab.timed_out", seconds=exc.timeout))
-    finally:
-        context.take_children()
-    if result.returncode == 0 and "imported" in result.stdout:
-        return None
-    return say("lab.cannot_start", package=package, why=say("lab.crashed", evidence=context.evidence(result)))
+class Probe:
+    """The import probe: does the lab's package import at all? Started before pytest, so
+    the lab imports while pytest starts and collects the checks (on two cores, both at
+    once); its verdict is taken before the first check runs (`before_checks`), and a lab
+    that cannot start runs no check at all."""
+
+    _UNSET = object()
+
+    def __init__(self, context: CheckContext):
+        self.context = context
+        self.timeout = max(scaled(PROBE_TIMEOUT), PROBE_FLOOR)
+        self.started = time.monotonic()
+        self.child = context.runner.start_probe(cwd=context.tmp("import-probe"))
+        self._verdict = self._UNSET
+
+    def verdict(self) -> str | None:
+        """None if the lab's package imports; else the one-line reason every check will give."""
+        if self._verdict is self._UNSET:
+            self._verdict = self._judge()
+        return self._verdict
+
+    def _judge(self) -> str | None:
+        say, package = self.context.say, self.context.course.agent.package
+        left = self.timeout - (time.monotonic() - self.started)
+        try:
+            result = self.child.wait(max(left, 0.0), exact=True)
+        except ChildTimeout:
+            return say("lab.cannot_start", package=package, why=say("lab.timed_out", seconds=self.timeout))
+        finally:
+            self.context.take_children()
+        if result.returncode == 0 and "imported" in result.stdout:
+            return None
+        return say("lab.cannot_start", package=package, why=say("lab.crashed", evidence=self.context.evidence(result)))
+
+    def stop(self) -> None:
+        """Kill the probe if nobody waited for it (pytest stopped first, Ctrl-C)."""
+        self.child.__exit__(None, None, None)
 
 
 def _raise_for(plugin: GraderPlugin, exit_code, output: str, day: Day, module: Path) -> None:

@@ -83,8 +83,10 @@ def classify(excinfo, when: str) -> dict:
 class GraderPlugin:
     """Registered with pytest.main(plugins=[...]); collects one Outcome per check id."""
 
-    def __init__(self, context: CheckContext, select: set[str] | None = None, on_done=None, jobs: int = 1):
+    def __init__(self, context: CheckContext, select: set[str] | None = None, on_done=None, jobs: int = 1,
+                 before_checks=None):
         self.context = context
+        self.before_checks = before_checks  # called once before the first check: a reason to run none, or None
         self.select = select
         self.on_done = on_done    # on_done(check_id, Outcome) once each check's last item ran
         self.jobs = jobs          # checks run at once (grader/parallel.py); 1: one after another
@@ -138,7 +140,10 @@ class GraderPlugin:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
         """With jobs > 1, the checks' groups run in forked workers (grader/parallel.py);
-        otherwise (or with one group) pytest's own loop runs them one after another."""
+        otherwise (or with one group) pytest's own loop runs them one after another.
+        First, `before_checks` may say that no check is to run (a lab that cannot start)."""
+        if self.before_checks is not None and self.before_checks() is not None:
+            return True
         if self.jobs <= 1 or not parallel.available() or session.testsfailed or session.config.option.collectonly:
             return None
         found = parallel.groups(session.items, self.check_id_of, self.context.fixtures.resolve())

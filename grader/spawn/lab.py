@@ -165,8 +165,14 @@ class LabRunner:
     def probe(self, cwd: Path, timeout: float) -> ChildResult:
         """Import every module of the lab's package once: does the lab start at all?
         `timeout` is taken as it is (not scaled again)."""
+        with self.start_probe(cwd) as child:
+            return child.wait(timeout, exact=True)
+
+    def start_probe(self, cwd: Path) -> Child:
+        """The probe of `probe`, started and left running: the caller does other work while
+        the lab's package imports, then waits for the Child."""
         env = self.env()
         shown = f"python -c 'import {self.agent.package} and all its modules'"
         options = self._options(shown, cwd, env, python_path=True)
-        return run([*self._flags(), "-c", _PROBE, str(self.lab), self.agent.package], cwd=cwd, env=env,
-                   timeout=timeout, exact=True, **options)
+        return Child([*self._flags(), "-c", _PROBE, str(self.lab), self.agent.package], cwd=cwd, env=env,
+                     stdin=False, **options)
