@@ -119,7 +119,8 @@ def groups(items: list, check_of, folder: Path) -> list[list]:
 
 # --------------------------------------------------------------------------- the pipe
 
-def _send(fd: int, message) -> None:
+def send(fd: int, message) -> None:
+    """One message (anything pickle takes) down a pipe, framed by its length."""
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     view = memoryview(_HEADER.pack(len(data)) + data)
     while view:
@@ -127,8 +128,9 @@ def _send(fd: int, message) -> None:
         view = view[written:]
 
 
-class _Reader:
-    """Messages from one worker, as its pipe delivers bytes."""
+class Reader:
+    """Messages from one worker (or grader/watch/server.py's grading process), as its pipe
+    delivers bytes."""
 
     def __init__(self, fd: int, pid: int, group: list):
         self.fd, self.pid, self.group = fd, pid, group
@@ -159,7 +161,7 @@ def _worker(session, group: list, write_fd: int, plugin) -> None:
     (the grader's process, not this copy of it, finishes the pytest session)."""
     code = 0
     try:
-        plugin.on_done = lambda check_id, outcome: _send(write_fd, ("done", check_id, outcome))
+        plugin.on_done = lambda check_id, outcome: send(write_fd, ("done", check_id, outcome))
         for index, item in enumerate(group):
             nextitem = group[index + 1] if index + 1 < len(group) else None
             item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
@@ -173,13 +175,13 @@ def _worker(session, group: list, write_fd: int, plugin) -> None:
         except BaseException:  # noqa: BLE001 - stopping anyway
             pass
         try:
-            _send(write_fd, ("interrupted",))
+            send(write_fd, ("interrupted",))
         except OSError:
             pass
     except BaseException as exc:  # noqa: BLE001 - reported to the grader, which names it
         code = 1
         try:
-            _send(write_fd, ("broke", f"{type(exc).__name__}: {exc}"))
+            send(write_fd, ("broke", f"{type(exc).__name__}: {exc}"))
         except OSError:
             pass
     finally:
@@ -200,7 +202,7 @@ def run_groups(session, all_groups: list[list], jobs: int, plugin, order: list[s
     worker has stopped."""
     pending = sorted(range(len(all_groups)), key=lambda i: -len(all_groups[i]))  # the largest first
     selector = selectors.DefaultSelector()
-    running: dict[int, _Reader] = {}
+    running: dict[int, Reader] = {}
     finished: dict[str, object] = {}
     reported = 0
     interrupted = False
@@ -225,11 +227,11 @@ def run_groups(session, all_groups: list[list], jobs: int, plugin, order: list[s
                     pass
             _worker(session, group, write_fd, plugin)
         os.close(write_fd)
-        reader = _Reader(read_fd, pid, group)
+        reader = Reader(read_fd, pid, group)
         running[read_fd] = reader
         selector.register(read_fd, selectors.EVENT_READ, reader)
 
-    def reap(reader: _Reader) -> None:
+    def reap(reader: Reader) -> None:
         selector.unregister(reader.fd)
         os.close(reader.fd)
         del running[reader.fd]

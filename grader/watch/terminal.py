@@ -16,11 +16,13 @@ import signal
 import sys
 from pathlib import Path
 
+from grader import parallel
 from grader.course import Course, Day
 from grader.engine import new_seed
 from grader.i18n import word
 from grader.report.text import can_encode
 from grader.watch.loop import Watch
+from grader.watch.server import GradingProcess
 from grader.watch.sources import LiveSource
 from grader.watch.view import Screen
 
@@ -111,24 +113,31 @@ def watch_lab(course: Course, day: Day, lab: Path, *, own_lab: bool, seed: int |
     keys_wanted = tty and _isatty(stdin)
     screen = Screen(stdout, tty=tty, unicode=can_encode(getattr(stdout, "encoding", None), "✓✗▸…·"),
                     colour=colour, size=_size if tty else _columns)
-    with signals_stop(screen) as seen, cbreak(stdin) if keys_wanted else contextlib.nullcontext(False) as keys:
-        source = LiveSource(lab, keys=bool(keys), stdin=stdin)
-        watch = Watch(course, day, lab, source=source, screen=screen, seed=new_seed() if seed is None else seed,
-                      own_lab=own_lab, shown_lab=shown_path(lab), keys=bool(keys))
-        source.on_key = watch.on_key
-        source.start()
-        try:
-            return watch.run()
-        except KeyboardInterrupt:
-            if watch.quit_asked:   # q during a run: it was stopped so that quitting does not wait
-                if watch.board.running:
-                    screen.say(word("watch.quit_during", run=watch.board.run))
-                return 0
-            number = seen[-1] if seen else signal.SIGINT
-            raise Stopped(128 + int(number), during_run=watch.board.running) from None
-        finally:
-            source.close()
-            screen.close()
+    # Forked before any thread of the watch starts: the runs happen there, checks side by side.
+    grading = GradingProcess(course, day, lab, jobs=parallel.default_jobs()) if parallel.available() else None
+    try:
+        with signals_stop(screen) as seen, cbreak(stdin) if keys_wanted else contextlib.nullcontext(False) as keys:
+            source = LiveSource(lab, keys=bool(keys), stdin=stdin)
+            watch = Watch(course, day, lab, source=source, screen=screen, seed=new_seed() if seed is None else seed,
+                          own_lab=own_lab, shown_lab=shown_path(lab), keys=bool(keys),
+                          **({"grade": grading.grade} if grading is not None else {}))
+            source.on_key = watch.on_key
+            source.start()
+            try:
+                return watch.run()
+            except KeyboardInterrupt:
+                if watch.quit_asked:   # q during a run: it was stopped so that quitting does not wait
+                    if watch.board.running:
+                        screen.say(word("watch.quit_during", run=watch.board.run))
+                    return 0
+                number = seen[-1] if seen else signal.SIGINT
+                raise Stopped(128 + int(number), during_run=watch.board.running) from None
+            finally:
+                source.close()
+                screen.close()
+    finally:
+        if grading is not None:
+            grading.close()
 
 
 def _isatty(stream) -> bool:
