@@ -164,6 +164,7 @@ class Watch:
             board.running, board.pending, board.live = False, set(), {}
             board.seconds = time.perf_counter() - started
             board.notices = [word("watch.run_failed", why=str(exc).splitlines()[0])]
+            self._source_ready()
             self.screen.run_ended(board)
             return
         finally:
@@ -172,7 +173,15 @@ class Watch:
         self.take(result, selected)
         board.running, board.pending, board.live = False, set(), {}
         self.record(state, selected is None, fingerprint)
+        self._source_ready()
         self.screen.run_ended(board)
+
+    def _source_ready(self) -> None:
+        """The view says "watching for saves" once the watcher is watching (it started before
+        the first run, and is all but always ready by its end)."""
+        wait = getattr(self.source, "wait_ready", None)
+        if wait is not None:
+            wait()
 
     def check_done(self, check_id: str, status) -> None:
         """The engine finished one check: show its mark at once (a run takes seconds)."""

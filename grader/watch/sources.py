@@ -85,6 +85,10 @@ class LiveSource:
             thread.start()
         return self
 
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        """Until the file watcher is watching (a save before that would be missed)."""
+        self.ready.wait(timeout)
+
     def close(self) -> None:
         self.stop.set()
         for thread in self.threads:

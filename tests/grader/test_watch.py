@@ -386,8 +386,6 @@ def _processes_in(directory: Path) -> list[str]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="looks for leftover children in /proc")
-@pytest.mark.xfail(reason="under a loaded machine, Ctrl-C during a run has been seen to leave the watch "
-                          "running (open in issue 16)", strict=False)
 def test_watch_end_to_end_with_real_saves(tmp_path):
     lab = tmp_path / "lab"
     shutil.copytree(DAY01.lab, lab)
