@@ -6,6 +6,12 @@ engine (`grader.engine.run_day`) in a child process, several at a time: a gradin
 spends most of its time waiting for its own children. Only the labs that the selected
 tests use are graded, so `pytest -k fork_renumbers` stays quick.
 
+The child processes are grading servers that stay up (`SERVE`): each grades one lab after
+another, as `grader watch` grades run after run in one process, so the interpreter's start
+and the grader's imports are paid once per server, not once per lab. A server that fails
+is not used again. The gradings that compare one check at a time with checks side by side
+run in a fresh process of their own (`GRADE`), which is sure to hold one thread.
+
 The checks generate their inputs from a seed. Each session draws one (or takes
 $CORPUS_SEED), and every failure message names it: `CORPUS_SEED=N pytest ...`
 grades the same inputs again.
@@ -16,9 +22,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import queue
 import secrets
+import select
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +56,101 @@ result = run_day(course, course.find_day(sys.argv[2]), Path(sys.argv[3]), seed=i
                  jobs=jobs)
 print(json.dumps(result.to_dict()))
 """
+
+SERVE = """
+import json, os, sys
+from pathlib import Path
+from grader.course import load_course
+from grader.engine import run_day
+course = load_course(sys.argv[1])
+for line in sys.stdin:
+    request = json.loads(line)
+    os.chdir(request["cwd"])
+    result = run_day(course, course.find_day(request["day"]), Path(request["lab"]), seed=request["seed"],
+                     select=request["select"] or None)
+    Path(request["out"]).write_text(json.dumps(result.to_dict()), encoding="utf-8")
+    os.chdir(request["home"])
+    sys.stdout.write("graded " + request["out"] + "\\n")
+    sys.stdout.flush()
+"""
+
+
+class Server:
+    """One grading server (SERVE) and the file its stderr goes to."""
+
+    def __init__(self, base: Path, env: dict[str, str]):
+        self.home = Path(tempfile.mkdtemp(prefix="server-", dir=base))
+        self.stderr = open(self.home / "stderr", "wb")
+        self.proc = subprocess.Popen([sys.executable, "-c", SERVE, str(corpus.KIT / "course.toml")], cwd=self.home,
+                                     env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+                                     text=True, start_new_session=True)
+
+    def grade(self, request: dict, timeout: float) -> dict:
+        self.proc.stdin.write(json.dumps(dict(request, home=str(self.home))) + "\n")
+        self.proc.stdin.flush()
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
+                raise subprocess.TimeoutExpired("grading server", timeout)
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the grading server stopped")
+            if line.strip() == "graded " + request["out"]:
+                return json.loads(Path(request["out"]).read_text(encoding="utf-8"))
+
+    def tail(self) -> str:
+        self.stderr.flush()
+        return (self.home / "stderr").read_text(encoding="utf-8", errors="replace")[-3000:]
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.stderr.close()
+
+
+class Servers:
+    """Idle grading servers, shared by the pool's threads; one is started when none is idle."""
+
+    def __init__(self):
+        self.idle: queue.SimpleQueue = queue.SimpleQueue()
+        self.made: list[Server] = []
+        self.lock = threading.Lock()
+
+    def grade(self, base: Path, env: dict[str, str], request: dict, name: str) -> dict:
+        try:
+            server = self.idle.get_nowait()
+        except queue.Empty:
+            server = Server(base, env)
+            with self.lock:
+                self.made.append(server)
+        try:
+            answer = server.grade(request, timeout=300)
+        except BaseException as exc:
+            tail = server.tail()
+            try:
+                os.killpg(server.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            server.close()
+            raise RuntimeError(f"grading {name} failed ({exc}):\n{tail}") from None
+        self.idle.put(server)
+        return answer
+
+    def close(self) -> None:
+        with self.lock:
+            for server in self.made:
+                server.close()
+
+
+SERVERS = Servers()
 
 
 @dataclass
@@ -134,13 +241,18 @@ def grade(name: str, spec: tuple, base: Path) -> Graded:
     # the twins of the @serial gradings run side by side whatever the load (the default would
     # take one check at a time on a busy machine, and the comparison would prove nothing)
     jobs = "1" if name.endswith("@serial") else ("2" if f"{name}@serial" in lab_specs_cache() else "")
-    done = subprocess.run([sys.executable, "-c", GRADE, str(corpus.KIT / "course.toml"), day.id, str(lab), str(SEED),
-                           select, jobs],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-    if done.returncode != 0:
-        raise RuntimeError(f"grading {name} crashed:\n{done.stderr[-3000:]}")
-    return Graded(name, lab, json.loads(done.stdout.strip().splitlines()[-1]), before, tree_hash(lab),
-                  sorted(p.name for p in cwd.iterdir()))
+    if jobs:
+        done = subprocess.run([sys.executable, "-c", GRADE, str(corpus.KIT / "course.toml"), day.id, str(lab),
+                               str(SEED), select, jobs],
+                              cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            raise RuntimeError(f"grading {name} crashed:\n{done.stderr[-3000:]}")
+        report = json.loads(done.stdout.strip().splitlines()[-1])
+    else:
+        report = SERVERS.grade(base, env, {"cwd": str(cwd), "day": day.id, "lab": str(lab), "seed": SEED,
+                                           "select": select.split(",") if select else None,
+                                           "out": str(lab.parent / "report.json")}, name)
+    return Graded(name, lab, report, before, tree_hash(lab), sorted(p.name for p in cwd.iterdir()))
 
 
 class Gradings:
@@ -164,6 +276,7 @@ class Gradings:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+        SERVERS.close()
 
 
 def uses(*names):
