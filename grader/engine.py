@@ -126,7 +126,8 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
 
     `hint_levels` gives, per check id, the hint level a failing check shows (default 1).
     `on_check(check_id, status)` is called as each check finishes, in the contract's order
-    (the CLI's live lines). `jobs` checks run at once (default 1: one after another;
+    (the CLI's live lines). `jobs` checks run at once (default: the cores, less those the
+    machine is already busy with, `parallel.default_jobs`; 1: one after another;
     grader/parallel.py); the results are the same.
     Ctrl-C raises `Interrupted`.
     """
@@ -153,7 +154,7 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
             probe = Probe(context)
             try:
                 done = (lambda check_id, outcome: on_check(check_id, outcome.status)) if on_check else None
-                plugin = GraderPlugin(context, selected, on_done=done, jobs=1 if jobs is None else max(1, jobs),
+                plugin = GraderPlugin(context, selected, on_done=done, jobs=parallel.default_jobs() if jobs is None else max(1, jobs),
                                       before_checks=probe.verdict)
                 # The copy taken before any student code ran, not the kit's file.
                 exit_code, output = _run_pytest(context.fixtures / module.name, run_root, plugin)

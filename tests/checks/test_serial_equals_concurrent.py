@@ -5,9 +5,11 @@ server's port, the ids of sessions made live (named after the clock) and pauses 
 measured are set aside, and reproduce lines are compared as a set (a check that runs two
 children at once records them in the order they finish, in either mode).
 
-The days graded here are those whose checks share setup (a fixture wider than one check):
-there the grouping decides which process runs what. Each day's solution and untouched lab
-are graded both ways; the hostile labs are graded side by side in tests/hostile.
+Every day's solution and untouched lab are graded both ways. On the days whose checks share
+setup (a fixture wider than one check) the grouping decides which process runs what; on
+the others each check runs in a worker of its own, with the children, fake servers and
+terminals of the others beside it. The hostile labs are graded side by side in
+tests/hostile.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 
 from tests.checks import corpus
 
+DAYS = [day.id for day in corpus.COURSE.days]
 SHARING = [day.id for day in corpus.COURSE.days
            if re.search(r"@pytest\.fixture\(scope=\"(module|session|package)\"", day.checks_module.read_text())]
 LIVE_ID = re.compile(r"s-20(2[6-9]|[3-9]\d)\d{4}-\d{6}-[0-9a-f]{4}")  # made by the clock, not the seed
@@ -56,7 +59,7 @@ def test_some_day_shares_setup():
 
 
 @pytest.mark.parametrize("tree", ["solution", "scaffold-lab"])
-@pytest.mark.parametrize("day_id", SHARING)
+@pytest.mark.parametrize("day_id", DAYS)
 def test_serial_and_concurrent_runs_report_the_same(gradings, day_id, tree):
     concurrent = gradings.get(f"{day_id}/{tree}")
     serial = gradings.get(f"{day_id}/{tree}@serial")
@@ -69,5 +72,5 @@ def test_serial_and_concurrent_runs_report_the_same(gradings, day_id, tree):
 
 
 test_serial_and_concurrent_runs_report_the_same.labs_used = [
-    name for day_id in SHARING for tree in ("solution", "scaffold-lab") for name in
+    name for day_id in DAYS for tree in ("solution", "scaffold-lab") for name in
     (f"{day_id}/{tree}", f"{day_id}/{tree}@serial")]
