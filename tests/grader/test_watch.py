@@ -393,8 +393,10 @@ def test_watch_end_to_end_with_real_saves(tmp_path):
     scratch.mkdir()
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "TMPDIR": str(scratch), "GRADER_LANG": "en"}
     env.pop("COLUMNS", None)
+    # SIGINT as a terminal leaves it: a test run started in the background inherits it ignored
     proc = subprocess.Popen([sys.executable, "-m", "grader", "watch", "day-01", "--lab", str(lab)], cwd=ROOT,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
     seen: list[str] = []

@@ -78,6 +78,8 @@ from grader.course import load_course
 from grader.engine import EngineError, run_day
 from grader.watch.server import GradingProcess
 
+# Ctrl-C as a watch started from a terminal has it (a test run in the background inherits it ignored)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 course = load_course(sys.argv[1])
 day = course.find_day("day-02")
 scenario, jobs = sys.argv[2], int(sys.argv[3])
