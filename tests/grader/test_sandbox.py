@@ -14,6 +14,9 @@ What is proven here:
   started; unavailable, it exits 2 saying why;
 * the real day-04 and day-07 solutions score the same with and without (day 7 signals its
   agent, drives a pty and resumes across processes), with a fixed seed;
+* `grader grade --sandbox`: the expected rows for a solution and a lab that kills its
+  grading process after starting a scrubbed daemon, nothing left behind (without the
+  sandbox that daemon escapes the batch); the wall-limit kill still stops everything.
 
 The tests that make namespaces are skipped, with the probe's reason, where none can be made.
 """
@@ -410,7 +413,7 @@ def test_inside_the_sandbox_check_runs_as_a_plain_check(course_dir, monkeypatch)
 
 def test_help_names_the_sandbox_in_both_languages():
     for lang, text in (("en", "fresh PID namespace"), ("zh", "PID 命名空间")):
-        for command in ("check",):
+        for command in ("check", "grade"):
             done = subprocess.run([sys.executable, "-m", "grader", "--lang", lang, command, "--help"], cwd=REPO,
                                   env=dict(os.environ, COLUMNS="200"), capture_output=True, text=True, timeout=60)
             assert "--sandbox" in done.stdout and text in done.stdout, (lang, command, done.stdout)
@@ -437,3 +440,93 @@ def test_a_solution_scores_the_same_in_the_sandbox(tmp_path, day, slug):
     assert statuses(json.loads(boxed.stdout)) == statuses(json.loads(plain.stdout))
     assert set(statuses(json.loads(boxed.stdout)).values()) == {"passed"}
 
+
+# --------------------------------------------------------------------------- grader grade --sandbox
+
+# A lab whose package, on import, starts a scrubbed daemon and then SIGKILLs its parent: the
+# grading process. The daemon is then no descendant of anything the batch knows.
+ESCAPER = ("import os, signal, subprocess, sys\n"
+           "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', {marker!r}], env={{}}, cwd='/',"
+           " stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,"
+           " start_new_session=True)\n"
+           "os.kill(os.getppid(), signal.SIGKILL)\n")
+HANG = "import time\nwhile True:\n    time.sleep(1)\n"
+
+
+def grade_class(tmp_path: Path, room: Path, name: str, *extra) -> tuple[object, dict]:
+    from tests.classroom.conftest import KIT, invoke, jsonl_rows
+    scratch = tmp_path / f"tmp-{name}"
+    scratch.mkdir()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TMPDIR", str(scratch))
+        patch.delenv("GRADER_TIMEOUT_SCALE", raising=False)
+        patch.delenv(sandbox.MARKER_VAR, raising=False)
+        done = invoke("--course", KIT, "--lang", "en", "grade", "day-01", room, "-o", tmp_path / name,
+                      "--seed", 7, "--jobs", 2, *extra)
+    assert done.exit_code == 0, done.stdout + done.stderr
+    return done, jsonl_rows(tmp_path / name)
+
+
+def row_summary(row: dict) -> tuple:
+    from tests.classroom.conftest import statuses as row_statuses
+    return row["outcome"], row["note"], row_statuses(row)
+
+
+@needs_sandbox
+@linux_only
+def test_grade_with_the_sandbox_gives_the_rows_and_a_daemon_that_escapes_the_batch_dies(tmp_path, marker):
+    from tests.checks import corpus
+    day = corpus.COURSE.find_day("day-01")
+    room = tmp_path / "class"
+    room.mkdir()
+    corpus.build_lab(day, room / "solution")
+    escaper = corpus.build_lab(day, room / "escapes")
+    with open(escaper / "mca/__init__.py", "a", encoding="utf-8") as handle:
+        handle.write("\n" + ESCAPER.format(marker=marker))
+
+    _, plain = grade_class(tmp_path, room, "plain")
+    assert hostile.leftovers(marker, settle=1), "without the sandbox the daemon is known to outlive the batch"
+    hostile.kill_all(marker)
+    _, boxed = grade_class(tmp_path, room, "boxed", "--sandbox")
+    assert hostile.leftovers(marker) == []
+
+    assert boxed["solution"]["outcome"] == "graded"
+    assert set(row_summary(boxed["solution"])[2].values()) == {"passed"}
+    assert (boxed["escapes"]["outcome"], boxed["escapes"]["note"]) == (
+        "crashed", "crashed: the grading process was killed by SIGKILL")
+    assert {name: row_summary(row) for name, row in boxed.items()} == \
+        {name: row_summary(row) for name, row in plain.items()}
+    meta = json.loads((tmp_path / "boxed" / "batch.json").read_text())
+    assert meta["sandbox"] is True and json.loads((tmp_path / "plain" / "batch.json").read_text())["sandbox"] is False
+
+
+@needs_sandbox
+@linux_only
+def test_the_wall_limit_still_stops_a_sandboxed_grading_with_its_namespace(tmp_path):
+    from tests.checks import corpus
+    from tests.classroom.conftest import leftovers
+    day = corpus.COURSE.find_day("day-01")
+    room = tmp_path / "class"
+    room.mkdir()
+    hangs = corpus.build_lab(day, room / "hangs")
+    with open(hangs / "mca/__init__.py", "a", encoding="utf-8") as handle:
+        handle.write("\n" + HANG)
+    _, rows = grade_class(tmp_path, room, "out", "--sandbox", "--timeout", 3)
+    assert rows["hangs"]["outcome"] == "timed-out" and "more than 3 s" in rows["hangs"]["note"]
+    # unshare, init and the worker name the lab in their command lines; the probe runs in a copy under tmp_path
+    assert not leftovers(str(tmp_path)), leftovers(str(tmp_path))
+
+
+def test_grade_where_the_sandbox_is_unavailable_exits_2_before_grading(tmp_path, monkeypatch):
+    from tests.classroom.conftest import KIT, invoke
+    from tests.checks import corpus
+    monkeypatch.setattr(sandbox, "_found", sandbox.Way(None, "userns_off", {
+        "setting": "kernel.unprivileged_userns_clone=0", "fix": "sysctl -w kernel.unprivileged_userns_clone=1"}))
+    room = tmp_path / "class"
+    room.mkdir()
+    corpus.build_lab(corpus.COURSE.find_day("day-01"), room / "solution")
+    done = invoke("--course", KIT, "--lang", "en", "grade", "day-01", room, "-o", tmp_path / "out", "--sandbox")
+    assert done.exit_code == 2
+    assert "--sandbox is not available here: user namespaces are switched off" in done.stderr
+    assert "sysctl -w kernel.unprivileged_userns_clone=1" in done.stderr
+    assert not (tmp_path / "out").exists()
