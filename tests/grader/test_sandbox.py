@@ -149,6 +149,52 @@ def test_here_as_root_the_plain_way_is_found():
     assert WAY.prefix[1:] == sandbox.NAMESPACE and WAY.reason == ""
 
 
+AS_NOBODY = """
+import subprocess, sys
+sys.path.insert(0, sys.argv[1])
+from grader import sandbox
+way = sandbox.find()
+print(" ".join(way.prefix[1:]) if way.available else "unavailable: " + way.reason)
+if way.available:
+    code = "import os; print(os.getpid(), os.getuid(), len([p for p in os.listdir('/proc') if p.isdigit()]))"
+    print(subprocess.run(sandbox.wrap([sys.executable, "-c", code]), capture_output=True, text=True).stdout.strip())
+"""
+
+
+def _python_for(user: int) -> str | None:
+    """A Python 3.11+ that `user` may run, with the kit's grader importable (readable) by it."""
+    for exe in (sys.executable, "/usr/bin/python3", "/usr/local/bin/python3"):
+        try:
+            done = subprocess.run([exe, "-S", "-c", "import sys; assert sys.version_info >= (3, 11); "
+                                   f"sys.path.insert(0, {str(REPO)!r}); import grader.sandbox"],
+                                  capture_output=True, user=user, env={"HOME": "/tmp"}, cwd="/", timeout=60)
+        except OSError:
+            continue
+        if done.returncode == 0:
+            return exe
+    return None
+
+
+@needs_sandbox
+def test_as_another_user_the_way_in_is_a_user_namespace_of_its_own():
+    """Not a stand-in this time: the probe and a command in the namespace, run as uid 65534
+    (possible only when the suite runs as root), where user namespaces are on."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to run a child as uid 65534")
+    python = _python_for(65534)
+    if python is None:
+        pytest.skip("no Python 3.11+ that uid 65534 may run with the kit readable")
+    done = subprocess.run([python, "-S", "-c", AS_NOBODY, str(REPO)], capture_output=True, text=True, user=65534,
+                          group=65534, extra_groups=[], env={"HOME": "/tmp", "PATH": os.environ["PATH"]}, cwd="/",
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    if lines[0].startswith("unavailable: "):
+        pytest.skip(f"uid 65534 gets no user namespace here: {lines[0]}")
+    assert lines[0] == " ".join(("--user", "--map-current-user", *sandbox.NAMESPACE))
+    assert lines[1] == "2 65534 2", "PID 2 under init, the same uid, a /proc of the namespace's own"
+
+
 # --------------------------------------------------------------------------- the namespace's init
 
 def run_wrapped(code: str, *args: str, **options) -> subprocess.CompletedProcess:
