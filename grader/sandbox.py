@@ -202,11 +202,13 @@ def run(argv: list[str], env: dict[str, str] | None = None) -> int:
     """
     command = wrap(argv)
     env = dict(os.environ if env is None else env, **{MARKER_VAR: "1"})
-    main = threading.current_thread() is threading.main_thread()
+    in_main_thread = threading.current_thread() is threading.main_thread()
     proc: subprocess.Popen | None = None
     pending: list[int] = []
+    received: list[int] = []
 
     def forward(number, frame):
+        received.append(number)
         if proc is None:
             pending.append(number)
             return
@@ -220,7 +222,7 @@ def run(argv: list[str], env: dict[str, str] | None = None) -> int:
             pass
 
     before = {}
-    if main:
+    if in_main_thread:
         # Handlers, not SIG_IGN: a handled signal is reset to its default at exec, so the
         # namespace starts with what this process was given (an ignored SIGINT stays ignored).
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
@@ -236,13 +238,16 @@ def run(argv: list[str], env: dict[str, str] | None = None) -> int:
         except OSError as exc:  # unshare gone since the probe
             raise Unavailable(Way(None, "failed", {"error": exc.strerror or str(exc)}).reason) from None
         for number in pending:
+            received.remove(number)
             forward(number, None)
         code = proc.wait()
     finally:
         for number, handler in before.items():
             signal.signal(number, handler)
     code = status(code)
-    if code < 0 and -code in KILLING and main:  # the grader inside was killed: so is this one, the same way
+    if code == -signal.SIGKILL and received:  # unshare, killed here before init had started
+        code = -received[0]
+    if code < 0 and -code in KILLING and in_main_thread:  # the grader inside was killed: so is this one, the same way
         if -code != signal.SIGKILL:  # (SIGKILL has no handler to reset)
             signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
