@@ -240,8 +240,13 @@ def check(
     ci: Annotated[bool, typer.Option("--ci", help=help_word("help.check_ci"))] = False,
     jobs: Annotated[Optional[int], typer.Option(
         "--jobs", "-j", metavar="N", help=help_word("help.check_jobs"))] = None,
+    sandbox: Annotated[bool, typer.Option("--sandbox", help=help_word("help.check_sandbox"))] = False,
+    *,
+    ctx: typer.Context,
 ) -> None:
     """Run a day's checks against your lab and report what passes (exit 0: every core check passed)."""
+    if sandbox:
+        _in_a_sandbox(ctx)
     course = load()
     the_day = find_day(course, day)
     if jobs is not None and jobs < 1:
@@ -372,6 +377,44 @@ class _LiveLines:
             self.stream.write(f"\r\033[{self.rows}A\033[J")   # up to the first live line, clear below
             self.stream.flush()
             self.rows = 0
+
+
+def _in_a_sandbox(ctx: typer.Context) -> None:
+    """`check --sandbox`: the same command again, in a fresh PID namespace (grader/sandbox.py);
+    this process only passes its exit status on. Inside the namespace it is a plain run."""
+    from grader import sandbox
+    if sandbox.inside():
+        return
+    argv = [sys.executable, "-m", "grader", *command_line(ctx)]
+    kit = str(Path(__file__).resolve().parent.parent)  # the grader inside is this very grader
+    env = dict(os.environ, PYTHONPATH=kit + (os.pathsep + os.environ["PYTHONPATH"]
+                                             if os.environ.get("PYTHONPATH") else ""))
+    try:
+        code = sandbox.run(argv, env)
+    except sandbox.Unavailable as exc:
+        raise fail(word("sandbox.unavailable", why=str(exc))) from None
+    raise typer.Exit(code)
+
+
+def command_line(ctx: typer.Context) -> list[str]:
+    """The arguments that give `ctx`'s command the values it has: the grader's own options
+    (--course, --lang), the command's name, then each of its parameters."""
+    args: list[str] = []
+    levels = [ctx.parent, ctx] if ctx.parent is not None else [ctx]
+    for level in levels:
+        if level is ctx:
+            args.append(ctx.info_name)
+        for param in level.command.params:
+            value = level.params.get(param.name)
+            if param.param_type_name == "argument":
+                args += [str(one) for one in (value if isinstance(value, (list, tuple)) else [value])
+                         if one is not None]
+            elif getattr(param, "is_flag", False):
+                args += [param.opts[0]] if value else []
+            elif value is not None:
+                for one in (value if getattr(param, "multiple", False) else [value]):
+                    args += [param.opts[0], str(one)]
+    return args
 
 
 def _refuse_if_tampered(course: Course) -> None:

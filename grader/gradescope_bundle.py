@@ -12,7 +12,9 @@ The zip:
                        then the kit (pip -e), and proves it grades: `grader verify --student DAY`
     run_autograder     finds the lab in the submission (`grader gradescope find-lab`), grades it with
                        `grader check DAY --lab LAB --ci --gradescope <root>/results/results.json`, and
-                       when the grader could not grade, writes a zero score with its message (`no-result`)
+                       when the grader could not grade, writes a zero score with its message (`no-result`);
+                       with `--sandbox` where `python -m grader.sandbox` says a PID namespace can be made
+                       there (never a failure where it cannot)
     requirements.txt   the grader's dependencies, pinned to the versions where the bundle was made
     kit/               the student edition of DAY alone (grader/release.py): its course.toml,
                        checks and grader, with their own record for `--ci`

@@ -13,7 +13,10 @@ Each submission becomes exactly one `Row`, whatever happens to it:
 
 A worker (worker.py) is started with the grader's own interpreter, in a new session,
 from an empty scratch directory, and writes its result to a file of the batch's
-scratch directory. Nothing is read from its stdout.
+scratch directory. Nothing is read from its stdout. With `Settings.sandbox` it runs in a
+fresh PID namespace of its own (grader/sandbox.py): unshare leads the new session, the
+namespace's init and the worker are in its group, and the wall-limit kill (reap.py, which
+reads the host's /proc) takes init and with it the whole namespace.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from pathlib import Path
 from typing import Callable
 
 import grader
-from grader import i18n
+from grader import i18n, sandbox as sandboxing
 from grader.classroom import reap
 from grader.classroom.submissions import Submission, seed_for
 from grader.course import Course, Day
@@ -88,6 +91,7 @@ class Settings:
     timeout: float
     only: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)  # taken once, in the calling thread
+    sandbox: bool = False   # each grading in a fresh PID namespace (the caller made sure one can be made)
 
     def worker_env(self, tmp: Path) -> dict[str, str]:
         env = dict(self.env, TMPDIR=str(tmp))
@@ -201,6 +205,8 @@ def grade_one(settings: Settings, submission: Submission, scratch: Path, running
     argv = [sys.executable, "-m", "grader.classroom.worker", "--course", str(course),
             "--day", settings.day.id, "--lab", str(submission.path), "--seed", str(row.seed), "--out", str(out),
             "--lang", i18n.language(), *[arg for check in settings.only for arg in ("--only", check)]]
+    if settings.sandbox:
+        argv = sandboxing.wrap(argv)
     with open(home / "stdout", "wb") as stdout, open(home / "stderr", "wb") as stderr:
         row.started = time.time()
         began = time.perf_counter()
@@ -214,8 +220,10 @@ def grade_one(settings: Settings, submission: Submission, scratch: Path, running
         timed_out = waiter.is_alive()
         # Exited or not, it is not reaped yet: its group id cannot have been reused.
         reap.kill_tree(proc.pid)
-        proc.wait()
+        returncode = proc.wait()
         running.done(proc)
+        if settings.sandbox:  # init says 128+N for a worker killed by signal N
+            returncode = sandboxing.status(returncode)
         row.wall = round(time.perf_counter() - began, 3)
     if timed_out:
         row.outcome, row.note = TIMED_OUT, word("grade.note_timed_out", seconds=f"{settings.timeout:g}")
@@ -224,13 +232,13 @@ def grade_one(settings: Settings, submission: Submission, scratch: Path, running
         answer = json.loads(out.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         answer = None
-    if isinstance(answer, dict) and isinstance(answer.get("result"), dict) and proc.returncode == 0:
+    if isinstance(answer, dict) and isinstance(answer.get("result"), dict) and returncode == 0:
         row.outcome, row.result = GRADED, answer["result"]
         row.note = answer["result"].get("blocked") or ""
     elif isinstance(answer, dict) and isinstance(answer.get("error"), str):
         row.outcome, row.note = CRASHED, word("grade.note_error", why=answer["error"].splitlines()[0][:300])
     else:
-        row.outcome, row.note = CRASHED, _crash_note(proc.returncode, home / "stderr")
+        row.outcome, row.note = CRASHED, _crash_note(returncode, home / "stderr")
     return row
 
 

@@ -29,7 +29,7 @@ from grader.classroom.batch import DEFAULT_TIMEOUT, GRADED, Interrupted, Row, Se
 from grader.classroom.report import render_html
 from grader.classroom.submissions import SubmissionError, find_submissions, parse_shard, shard
 from grader.engine import EngineError, check_selection, new_seed
-from grader.i18n import display_width, word
+from grader.i18n import display_width, help_word, word
 
 gradebook_app = typer.Typer(
     no_args_is_help=True, add_completion=False,
@@ -105,6 +105,7 @@ def grade(
                                      "shipped ones, before or after the batch")] = False,
     force: Annotated[bool, typer.Option("--force", help="replace the gradebook already in the output "
                                         "directory")] = False,
+    sandbox: Annotated[bool, typer.Option("--sandbox", help=help_word("help.grade_sandbox"))] = False,
 ) -> None:
     """Grade many submissions of one day, in parallel, into a gradebook (CSV, JSONL and an HTML class report).
 
@@ -134,13 +135,18 @@ def grade(
         raise main_cli.fail(word("gradebook.is_submission", path=out))
     if ci:
         main_cli._refuse_if_tampered(course)
+    if sandbox:
+        from grader import sandbox as sandboxing
+        way = sandboxing.find()
+        if not way.available:
+            raise main_cli.fail(word("sandbox.unavailable", why=way.reason))
     from grader import integrity
     guarded = integrity.current(course.root)
 
     batch_seed = seed if seed is not None else new_seed()
     settings = Settings(course=course, day=the_day, batch_seed=batch_seed, jobs=jobs or default_jobs(),
                         timeout=timeout, only=tuple(c.id for c in the_day.all_checks if selected and c.id in selected),
-                        env=dict(os.environ))
+                        env=dict(os.environ), sandbox=sandbox)
     if which is not None:
         typer.echo(word("grade.shard", shard=f"{which[0]}/{which[1]}", here=len(mine), all=len(found)))
     typer.echo(_plural("grade.start", len(mine), day=the_day.id, jobs=settings.jobs, timeout=f"{timeout:g}",
@@ -160,7 +166,7 @@ def grade(
     checks = [c.id for c in the_day.all_checks if not selected or c.id in selected]
     meta = books.new_meta(course=course.name, day=the_day.id, checks=checks, only=list(settings.only) or None,
                           batch_seed=batch_seed, shards=[f"{which[0]}/{which[1]}" if which else "1/1"],
-                          jobs=settings.jobs, timeout=timeout)
+                          jobs=settings.jobs, timeout=timeout, sandbox=sandbox)
     book = books.Gradebook(meta, rows)
     try:
         written = books.write(out, book)

@@ -52,11 +52,12 @@ class Gradebook:
 
 
 def new_meta(*, course: str, day: str, checks: list[str], only: list[str] | None, batch_seed: int | None,
-             shards: list[str], jobs: int | None = None, timeout: float | None = None) -> dict:
+             shards: list[str], jobs: int | None = None, timeout: float | None = None,
+             sandbox: bool | None = None) -> dict:
     return {"schema": SCHEMA, "version": VERSION, "course": course, "day": day, "checks": list(checks),
             "only": list(only) if only else None, "batch_seed": batch_seed, "shards": list(shards),
             "grader": grader.__version__, "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "jobs": jobs, "timeout": timeout}
+            "jobs": jobs, "timeout": timeout, "sandbox": sandbox}
 
 
 # --------------------------------------------------------------------------- writing

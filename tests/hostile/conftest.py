@@ -33,11 +33,11 @@ class Runs:
         return self._shared_kit.result()
 
     def _grade(self, key: str) -> hostile.Run:
-        """`name`: the case as it is; `ci:name`: the same with --ci."""
-        ci, _, name = key.rpartition(":")
+        """`name`: the case as it is; `ci:name` the same with --ci, `sandbox:name` with --sandbox."""
+        mode, _, name = key.rpartition(":")
         case = self.cases[name]
         kit = None if case.kit_copy else self.shared_kit()
-        extra = ("--ci",) if ci else ()
+        extra = {"": (), "ci": ("--ci",), "sandbox": ("--sandbox",)}[mode]
         return hostile.grade(case, self.base, kit=kit, extra=extra, label=key.replace(":", "-"))
 
     def submit(self, key: str, fn, *args) -> Future:

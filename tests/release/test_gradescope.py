@@ -69,6 +69,9 @@ def test_the_zip_has_the_two_scripts_at_its_root_and_a_pinned_kit(bundle):
         kit = [name for name in infos if name.startswith("kit/")]
         run = archive.read("run_autograder").decode()
     assert "check \"$DAY\" --lab \"$lab\" --ci --gradescope \"$RESULTS\"" in run and 'DAY="day-07"' in run
+    # --sandbox only where the probe says a PID namespace can be made there
+    assert '-m grader.sandbox > /dev/null 2>&1; then\n    SANDBOX="--sandbox"' in run
+    assert '--gradescope "$RESULTS" $SANDBOX' in run and 'SANDBOX=""' in run
     pins = [line for line in requirements if line and not line.startswith("#")]
     assert pins and all("==" in line for line in pins), requirements
     assert {p.split("==")[0].lower().replace("_", "-") for p in pins} >= {"typer", "pytest", "pytest-httpserver"}
