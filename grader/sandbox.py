@@ -98,8 +98,8 @@ def probe() -> Way:
         try:
             done = subprocess.run([*prefix, "true"], stdin=subprocess.DEVNULL, capture_output=True,
                                   timeout=PROBE_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            return Way(None, "probe_timeout", {"seconds": f"{PROBE_TIMEOUT:g}"})
+        except subprocess.TimeoutExpired as late:
+            return Way(None, "probe_timeout", {"seconds": f"{late.timeout:g}"})
         except OSError as exc:
             return Way(None, "failed", {"error": exc.strerror or str(exc)})
         if done.returncode == 0:

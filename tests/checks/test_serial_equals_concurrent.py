@@ -1,8 +1,8 @@
 """A run with checks side by side (the default, grader/parallel.py) reports what a run with one
 check at a time (`--jobs 1`) reports, on the same seed: statuses, messages, expected and
 seen, hints, and the reproduce lines once the run's own root and lab path, the fake
-server's port, the ids of sessions made live (named after the clock) and pauses as
-measured are set aside, and reproduce lines are compared as a set (a check that runs two
+server's port, the ids of sessions made live (named after the clock), pauses as
+measured and the inode numbers of files the checks wrote are set aside, and reproduce lines are compared as a set (a check that runs two
 children at once records them in the order they finish, in either mode).
 
 Every day's solution and untouched lab are graded both ways. On the days whose checks share
@@ -26,6 +26,7 @@ SHARING = [day.id for day in corpus.COURSE.days
 LIVE_ID = re.compile(r"s-20(2[6-9]|[3-9]\d)\d{4}-\d{6}-[0-9a-f]{4}")  # made by the clock, not the seed
 PORT = re.compile(r"127\.0\.0\.1:\d+")
 MEASURED = re.compile(r"\b\d+(\.\d+)? ?(ms|s)\b")  # a pause the lab took, as measured: the clock's, not the seed's
+INODE = re.compile(r"\binode \d+")  # the file system's number for a file the check wrote
 RUN_ROOT = re.compile(r"[^\s'\"]*/grader-day-\d+-[a-z0-9_]{8}/")  # tempfile.mkdtemp(prefix="grader-DAY-")
 
 
@@ -39,7 +40,7 @@ def normalised_report(report: dict, lab) -> list[dict]:
 
     def plain(text: str) -> str:
         text = PORT.sub("PORT", LIVE_ID.sub("LIVE-ID", RUN_ROOT.sub("RUN/", text.replace(lab, "LAB"))))
-        return MEASURED.sub("TIME", text)
+        return INODE.sub("inode N", MEASURED.sub("TIME", text))
 
     out = []
     for check in [*report["checks"], *report.get("bonus", [])]:
