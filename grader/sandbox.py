@@ -228,7 +228,8 @@ def run(argv: list[str], env: dict[str, str] | None = None) -> int:
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             before[signal.SIGINT] = signal.signal(signal.SIGINT, lambda number, frame: None)
         for number in (signal.SIGTERM, signal.SIGHUP):
-            before[number] = signal.signal(number, forward)
+            if signal.getsignal(number) is not signal.SIG_IGN:   # ignored (nohup): stays so inside
+                before[number] = signal.signal(number, forward)
     try:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()

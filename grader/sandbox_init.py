@@ -9,8 +9,8 @@ has no handler for (a SIGTERM to it would do nothing).
 This init:
 
 * starts CMD (fork, exec) with the signal dispositions it would have had without the
-  sandbox: SIGINT as it came here (ignored stays ignored, as for a background job),
-  SIGTERM, SIGHUP, SIGPIPE and SIGXFSZ at their defaults;
+  sandbox: SIGINT, SIGTERM and SIGHUP as they came here (ignored stays ignored, as for a
+  background job or under nohup, else the default), SIGPIPE and SIGXFSZ at their defaults;
 * reaps every child, orphans included, until CMD has exited;
 * passes SIGTERM and SIGHUP on to CMD, and ignores SIGINT: a terminal's Ctrl-C reaches
   CMD directly (it is in the same foreground process group), once;
@@ -31,11 +31,11 @@ FORWARDED = (signal.SIGTERM, signal.SIGHUP)
 CANNOT_RUN = 127    # as a shell says "command not found"
 
 
-def _become(command: list[str], mask: set, interrupt) -> None:
+def _become(command: list[str], mask: set, interrupt, ignored: set) -> None:
     """In the forked child: the signal state CMD would have had, then CMD itself."""
     try:
         for number in FORWARDED:
-            signal.signal(number, signal.SIG_DFL)
+            signal.signal(number, signal.SIG_IGN if number in ignored else signal.SIG_DFL)
         for name in ("SIGPIPE", "SIGXFSZ"):  # Python ignores these at start-up; a program starts with them
             if hasattr(signal, name):
                 signal.signal(getattr(signal, name), signal.SIG_DFL)
@@ -50,6 +50,7 @@ def _become(command: list[str], mask: set, interrupt) -> None:
 def run(command: list[str]) -> int:
     """Start `command`, reap everything until it exits; its exit status (128+N for signal N)."""
     came_ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    ignored = {number for number in FORWARDED if signal.getsignal(number) is signal.SIG_IGN}
     interrupt = signal.SIG_IGN if came_ignored else signal.SIG_DFL
     child = 0
 
@@ -68,7 +69,7 @@ def run(command: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     child = os.fork()
     if child == 0:
-        _become(command, mask, interrupt)
+        _become(command, mask, interrupt, ignored)
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     while True:
         try:

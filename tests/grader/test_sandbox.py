@@ -229,16 +229,20 @@ def test_a_command_that_cannot_start_is_127_with_a_message():
 @needs_sandbox
 def test_the_command_starts_with_the_signal_dispositions_it_would_have_had():
     """Not Python (which ignores SIGPIPE and SIGXFSZ itself at start-up): grep shows the
-    signals it was started with ignored, the same with the sandbox as without."""
+    signals it was started with ignored, the same with the sandbox as without: from a
+    terminal, and as a background job under nohup (SIGINT and SIGHUP ignored)."""
     command = ["grep", "-E", "^Sig(Ign|Blk)", "/proc/self/status"]
-    for start in (signal.SIG_DFL, signal.SIG_IGN):  # from a terminal; as a background job
-        options = dict(capture_output=True, text=True, timeout=60, preexec_fn=lambda: signal.signal(signal.SIGINT,
-                                                                                                    start))
+    for start in (signal.SIG_DFL, signal.SIG_IGN):  # from a terminal; a background job under nohup
+        def preexec(start=start):   # SIGINT and SIGHUP both so, whatever the suite itself was given
+            signal.signal(signal.SIGINT, start)
+            signal.signal(signal.SIGHUP, start)
+        options = dict(capture_output=True, text=True, timeout=60, preexec_fn=preexec)
         plain = subprocess.run(command, **options)
         boxed = subprocess.run(sandbox.wrap(command), **options)
         assert boxed.returncode == 0 and boxed.stdout == plain.stdout, (start, boxed.stdout, plain.stdout)
     ignored = int(boxed.stdout.split("SigIgn:")[1].split()[0], 16)
-    assert ignored == 1 << (signal.SIGINT - 1), "a background job's ignored SIGINT stays ignored, and only that"
+    assert ignored == (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGHUP - 1)), \
+        "the ignored SIGINT and SIGHUP of a background job under nohup stay ignored, and only those"
 
 
 @needs_sandbox
