@@ -86,20 +86,29 @@ def _solution_row(day, result) -> VerifyRow:
     return VerifyRow(day.id, "solution passes every check", not bad, detail)
 
 
-def _lab_row(day, result) -> VerifyRow:
+def _lab_findings(day, result) -> tuple[set, list, list, list]:
+    """What a run of the untouched lab shows against course.toml: the core checks that
+    passed, those that passed though they map to exercise points (with the points), those
+    that failed though they map to none, and every check that errored."""
     got = _statuses(result)
     core = day.checks_core
     passed = {c.id for c in core if got.get(c.id, ("",))[0] == PASSED}
     errored = [c.id for c in list(day.all_checks) if got.get(c.id, ("",))[0] == "error"]
     expected = {c.id for c in core if not c.exercises}
-    item = f"lab scores {day.scaffold_passes}/{len(core)}"
+    mapped = [(cid, ", ".join(next(c.exercises for c in core if c.id == cid))) for cid in sorted(passed - expected)]
+    return passed, mapped, sorted(expected - passed), errored
+
+
+def _lab_row(day, result) -> VerifyRow:
+    passed, mapped, unmapped, errored = _lab_findings(day, result)
+    total = len(day.checks_core)
+    item = f"lab scores {day.scaffold_passes}/{total}"
     notes = []
     if len(passed) != day.scaffold_passes:
-        notes.append(f"the lab scores {len(passed)}/{len(core)} but scaffold_passes = {day.scaffold_passes}")
-    for cid in sorted(passed - expected):
-        maps = ", ".join(next(c.exercises for c in core if c.id == cid))
+        notes.append(f"the lab scores {len(passed)}/{total} but scaffold_passes = {day.scaffold_passes}")
+    for cid, maps in mapped:
         notes.append(f"{cid} passes on the lab though it maps to {maps}: its scaffold does not break it")
-    for cid in sorted(expected - passed):
+    for cid in unmapped:
         notes.append(f"{cid} fails on the lab though it maps to no exercise point")
     if errored:
         notes.append(f"check(s) errored (the check itself broke): {', '.join(errored)}")
@@ -300,20 +309,16 @@ def _student_lab_row(day, result) -> VerifyRow:
     """`_lab_row` in the chosen language: the untouched lab scores exactly scaffold_passes."""
     from grader.i18n import word
 
-    got = _statuses(result)
-    core = day.checks_core
-    passed = {c.id for c in core if got.get(c.id, ("",))[0] == PASSED}
-    errored = [c.id for c in list(day.all_checks) if got.get(c.id, ("",))[0] == "error"]
-    expected = {c.id for c in core if not c.exercises}
+    passed, mapped, unmapped, errored = _lab_findings(day, result)
+    total = len(day.checks_core)
     notes = []
     if len(passed) != day.scaffold_passes:
-        notes.append(word("verify.lab_count", passed=len(passed), total=len(core), expected=day.scaffold_passes))
-    for cid in sorted(passed - expected):
-        points = ", ".join(next(c.exercises for c in core if c.id == cid))
+        notes.append(word("verify.lab_count", passed=len(passed), total=total, expected=day.scaffold_passes))
+    for cid, points in mapped:
         notes.append(word("verify.lab_passes_mapped", check=cid, points=points))
-    for cid in sorted(expected - passed):
+    for cid in unmapped:
         notes.append(word("verify.lab_fails_unmapped", check=cid))
     if errored:
         notes.append(word("verify.lab_errored", checks=", ".join(errored)))
-    return VerifyRow(day.id, word("verify.lab_item", passes=day.scaffold_passes, total=len(core)),
+    return VerifyRow(day.id, word("verify.lab_item", passes=day.scaffold_passes, total=total),
                      len(passed) == day.scaffold_passes and not errored, "; ".join(notes))
