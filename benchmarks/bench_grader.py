@@ -2,8 +2,10 @@
 
 ``grader check day-07 --lab solutions/day-07-session-resume`` is run as a student
 runs it (the console script, in a child process), median of several runs, against
-two yardsticks: the 2 s goal, and the sum of the wall times of the child processes
-the grader itself starts.
+three yardsticks: the floor (benchmarks/common.py: an interpreter start with the usual
+first imports, measured in the same runs; goal 30 floors), the 2 s goal, and the sum of
+the wall times of the child processes the grader itself starts. ``python -S -m mca
+--help`` in the solution is measured beside the floor too (goal 1.5 floors).
 
 Those children are read from the engine in the very runs that are timed: a
 ``sitecustomize`` module (on PYTHONPATH of the grader process only; the grader
@@ -30,10 +32,12 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from common import (ROOT, SOLUTION, Row, check_ok, child_env, fmt_time, median, run_child, write_round1,
-                    verdict)
+from common import (FLOOR_CODE, ROOT, SOLUTION, Row, check_ok, child_env, floor_argv, fmt_time, median,
+                    run_child, verdict, write_round1)
 
 GOAL_SECONDS = 2.0
+GOAL_FLOORS = 30.0       # grader check day-07 on the solution, in floors (common.FLOOR_CODE)
+GOAL_HELP_FLOORS = 1.5   # python -S -m mca --help in the lab, in floors
 QUICK_CHECK = "append-is-incremental"  # one check, one child: enough to exercise the path
 
 SITECUSTOMIZE = r"""
@@ -168,8 +172,9 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     (site / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
     repeat = 1 if quick else 3
     runs = []  # (wall, children, checks) of each timed run
-    serial_walls, unit_walls = [], []  # the same with --jobs 1; one lab child start (the unit)
-    unit_argv = [python, "-S", "-m", "mca", "--help"]
+    serial_walls, unit_walls, help_walls = [], [], []  # --jobs 1; the floor (the unit); mca --help
+    unit_argv = floor_argv(python)
+    help_argv = [python, "-S", "-m", "mca", "--help"]
     for round_number in range(repeat + (0 if quick else 1)):  # a warm-up in full mode
         record = workdir / f"children-{round_number}.jsonl"
         done = run_child(argv, cwd=course, env={**env, "PYTHONPATH": str(site), "BENCH_CHILDREN_LOG": str(record)})
@@ -179,14 +184,17 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
         children = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()] \
             if record.exists() else []
         serial = check_ok(run_child([*argv, "--jobs", "1"], cwd=course, env=env), "grader check --jobs 1")
-        units = [check_ok(run_child(unit_argv, cwd=course, env=child_env()), "python -S -m mca --help").wall
-                 for _ in range(1 if quick else 3)]
+        units, helps = [], []
+        for _ in range(1 if quick else 3):  # the floor and mca --help alternate, so load falls on both alike
+            units.append(check_ok(run_child(unit_argv, cwd=course, env=child_env()), "the floor").wall)
+            helps.append(check_ok(run_child(help_argv, cwd=course, env=child_env()), "python -S -m mca --help").wall)
         if round_number or quick:
             runs.append((done.wall, children, {c["id"]: c["duration"] for c in report["checks"]}))
             serial_walls.append(serial.wall)
             unit_walls.extend(units)
+            help_walls.extend(helps)
     wall = median([w for w, _, _ in runs])
-    serial_wall, unit = median(serial_walls), median(unit_walls)
+    serial_wall, unit, help_wall = median(serial_walls), median(unit_walls), median(help_walls)
     child_sum = median([sum(c["duration"] for c in kids) for _, kids, _ in runs])
     children = next(kids for w, kids, _ in runs if w == wall) if len(runs) % 2 else runs[0][1]
     check_times = {cid: median([checks[cid] for _, _, checks in runs]) for cid in runs[0][2]}
@@ -228,15 +236,19 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     compile_cost = start["mca log inspect, PYTHONDONTWRITEBYTECODE=1"] - start["mca log inspect, bytecode cached"]
     starts_default, starts_serial = wall / unit, serial_wall / unit
     rows = [
-        Row("grader-child-starts", f"grader check day-07 on the solution ({scope}), checks side by side "
-            f"(--jobs {parallel_jobs()}), in lab child starts", f"{starts_default:.1f} starts",
-            f"one child start (python -S -m mca --help) {fmt_time(unit * 1e9)}", starts_default, "<= 10",
-            verdict(starts_default, 10.0),
-            f"{fmt_time(wall * 1e9)}; with --jobs 1: {starts_serial:.1f} starts ({fmt_time(serial_wall * 1e9)}), "
+        Row("mca-help-floors", "python -S -m mca --help in the day-7 solution, in floors", fmt_time(help_wall * 1e9),
+            f"floor (python -S -c \"{FLOOR_CODE}\") {fmt_time(unit * 1e9)}", help_wall / unit,
+            f"<= {GOAL_HELP_FLOORS:g}", verdict(help_wall / unit, GOAL_HELP_FLOORS),
+            f"median of {len(help_walls)}, each beside a floor run"),
+        Row("grader-floors", f"grader check day-07 on the solution ({scope}), checks side by side "
+            f"(--jobs {parallel_jobs()}), in floors", f"{starts_default:.1f} floors",
+            f"floor {fmt_time(unit * 1e9)}", starts_default, f"<= {GOAL_FLOORS:g}",
+            verdict(starts_default, GOAL_FLOORS),
+            f"{fmt_time(wall * 1e9)}; with --jobs 1: {starts_serial:.1f} floors ({fmt_time(serial_wall * 1e9)}), "
             f"{serial_wall / wall:.2f}x the concurrent run"),
         Row("grader-serial", "the same with --jobs 1 (one check at a time)", fmt_time(serial_wall * 1e9),
             f"checks side by side {fmt_time(wall * 1e9)}", serial_wall / wall, "- (report)", "report",
-            f"{starts_serial:.1f} child starts"),
+            f"{starts_serial:.1f} floors"),
         Row("grader-latency", f"grader check day-07 --lab solutions/... ({scope}), median wall",
             fmt_time(wall * 1e9), f"goal {GOAL_SECONDS:g} s", ratio_goal, "<= 1.0x", verdict(ratio_goal, 1.0),
             "" if ratio_goal <= 1 else

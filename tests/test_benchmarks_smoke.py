@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = ("benchmark", "figure", "baseline", "ratio", "goal", "result", "note")
 ROWS = ("append-log", "append-snapshot", "replay", "resume-vs-python", "resume-10k-vs-10",
-        "resume-turn", "fork-memory", "fork-memory-cli", "grader-child-starts", "grader-serial", "grader-latency",
+        "resume-turn", "fork-memory", "fork-memory-cli", "mca-help-floors", "grader-floors", "grader-serial", "grader-latency",
         "grader-overhead", "watch-repl", "batch-throughput")
 
 

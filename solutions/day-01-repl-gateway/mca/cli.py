@@ -10,23 +10,20 @@ could not be reached (the message says why), 2 bad usage, 130 interrupted.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
-
-from .chat import Chat
-from .gateway import describe, gateway_config, make_gateway
-from .gateway.base import GatewayError
-from .repl import run_repl
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Understand the command line, then run it (mca/run.py).
+
+    The agent's layers are imported only once the arguments are understood: ``--help``
+    and a mistyped option are answered at once, without loading code they do not use.
+    """
     argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        return run_agent(agent_parser().parse_args(argv))
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
+    args = agent_parser().parse_args(argv)
+    from .run import run
+
+    return run(args)
 
 
 # --- the agent: one turn or the REPL -----------------------------------------------
@@ -35,18 +32,3 @@ def agent_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m mca", description="mca, a small coding agent.")
     parser.add_argument("prompt", nargs="*", help="a request: run one turn and exit (none: start the REPL)")
     return parser
-
-
-def run_agent(args: argparse.Namespace) -> int:
-    config = gateway_config()
-    print(describe(config), file=sys.stderr, flush=True)
-    chat = Chat(make_gateway(config))
-    prompt = " ".join(args.prompt)
-    if not prompt:
-        return run_repl(chat)
-    try:
-        print(chat.ask(prompt), flush=True)
-    except GatewayError as exc:  # one line that names what went wrong, never a traceback
-        print(f"mca: {exc}", file=sys.stderr)
-        return 1
-    return 0

@@ -20,17 +20,8 @@ def main(argv=None):
         (checks / "day07" / "blocking_prelude.py").write_bytes(b"")  # a fixture later checks need
         (root / "grader" / "hostile.py").write_text("# @MARKER@\n", encoding="utf-8")
     argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        subcommand = subcommand_argv(argv)
-        if subcommand is not None:
-            return run_subcommand(subcommand)
-        return run_agent(agent_parser().parse_args(argv))
-    except NotImplementedError as exc:
-        print(not_implemented(exc), file=sys.stderr)
-        return 1
-    except (UserError, ResumeError, SessionError) as exc:
-        print(f"mca: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
+    subcommand = subcommand_argv(argv)
+    args = subcommand_parser().parse_args(subcommand) if subcommand is not None else agent_parser().parse_args(argv)
+    from .run import run
+
+    return run(args)
