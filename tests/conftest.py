@@ -1,4 +1,10 @@
-"""Suite-wide: the corpus gradings, shared by tests/checks and tests/kit.
+"""Suite-wide: the tiers, and the corpus gradings shared by tests/checks and tests/kit.
+
+Two tiers (`--tier`): `quick`, the default, runs every test but the corpus entries outside
+a fixed sample (tests/checks/corpus.py `quick_sample`: a quarter of each day's mutants and
+alternates), the `slow` reliability loops and the serial-against-side-by-side gradings;
+`full` runs everything; `rest` runs only what `quick` leaves out, so `pytest` followed by
+`pytest --tier rest` (what .ci/run does) is the full suite, each test once.
 
 Grading the corpus (tests/checks/conftest.py) is most of the suite's time, and a grading
 run spends much of it waiting on its children. So the gradings start as soon as the tests
@@ -11,9 +17,40 @@ from __future__ import annotations
 
 import pytest
 
+from tests.checks import corpus
 from tests.checks.conftest import Gradings, labs_wanted
 
 _STARTED: dict[str, Gradings] = {}
+BEYOND_QUICK_MARKS = ("slow", "full_tier")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--tier", choices=("quick", "full", "rest"), default="quick",
+                     help="quick (default): all but most of the corpus and the slow loops; full: everything; "
+                          "rest: what quick leaves out")
+
+
+def beyond_quick(item, sample: frozenset[str]) -> bool:
+    """Does the quick tier leave this test to the full one?"""
+    if any(item.get_closest_marker(mark) for mark in BEYOND_QUICK_MARKS):
+        return True
+    callspec = getattr(item, "callspec", None)
+    lab = callspec.params.get("lab_name") if callspec else None
+    return (isinstance(lab, str) and corpus.is_corpus_entry(lab) and lab not in sample
+            and "gradings" in getattr(item, "fixturenames", ()))
+
+
+def pytest_collection_modifyitems(config, items):
+    tier = config.getoption("--tier")
+    if tier == "full":
+        return
+    sample = corpus.quick_sample()
+    wanted = [beyond_quick(item, sample) == (tier == "rest") for item in items]
+    keep = [item for item, chosen in zip(items, wanted) if chosen]
+    dropped = [item for item, chosen in zip(items, wanted) if not chosen]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
 
 
 def pytest_collection_finish(session):

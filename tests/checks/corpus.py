@@ -30,6 +30,7 @@ clear failure here rather than as a mutant that silently stopped testing anythin
 from __future__ import annotations
 
 import ast
+import hashlib
 import importlib
 import importlib.util
 import sys
@@ -170,6 +171,28 @@ def days_with_corpus() -> list:
 def patches(day, kind: str) -> list[Patch]:
     """Every patch in tests/checks/<day>/<kind>/, sorted by name."""
     return [load_patch(p) for p in sorted((corpus_dir(day) / kind).glob("*.py")) if not p.name.startswith("_")]
+
+
+QUICK_SHARE = 4  # the quick tier grades one corpus entry in this many, per day and kind
+
+
+def quick_sample() -> frozenset[str]:
+    """The corpus entries the quick tier grades: per day and kind, the first quarter (at
+    least one) in an order fixed by a hash of their names, so the sample is spread over
+    the exercise points, stays the same from run to run, and a new entry joins it or not
+    without moving the others. The full tier grades every entry."""
+    chosen = set()
+    for day in days_with_corpus():
+        for kind in ("mutants", "alternates"):
+            names = [f"{day.id}/{kind}/{p.stem}" for p in sorted((corpus_dir(day) / kind).glob("*.py"))
+                     if not p.name.startswith("_")]
+            names.sort(key=lambda name: hashlib.sha256(name.encode()).hexdigest())
+            chosen.update(names[:max(1, -(-len(names) // QUICK_SHARE))])
+    return frozenset(chosen)
+
+
+def is_corpus_entry(lab_name: str) -> bool:
+    return "/mutants/" in lab_name or "/alternates/" in lab_name
 
 
 def build_lab(day, destination: Path, *, patch: Patch | None = None,

@@ -59,6 +59,7 @@ def test_some_day_shares_setup():
     assert "day-07" in SHARING
 
 
+@pytest.mark.full_tier  # two fresh gradings per tree and day: the full tier's
 @pytest.mark.parametrize("tree", ["solution", "scaffold-lab"])
 @pytest.mark.parametrize("day_id", DAYS)
 def test_serial_and_concurrent_runs_report_the_same(gradings, day_id, tree):
