@@ -90,6 +90,21 @@ def test_the_corpus_covers_every_exercise_point_and_core_check(day):
     assert exercised <= set().union(*fails), exercised - set().union(*fails)
 
 
+MIN_MUTANTS, MIN_ALTERNATES = 10, 3  # the least a day's corpus holds (docs/adding-a-day.md)
+
+
+@pytest.mark.parametrize("day", [d for d in corpus.COURSE.days if (d.checks_dir / "checks.py").is_file()],
+                         ids=lambda d: d.id)
+def test_every_day_has_a_corpus_of_ten_wrong_and_three_correct_variants(day):
+    """A day whose checks were never graded on enough plausible mistakes and correct variants
+    has not shown that they are neither fooled nor unfair."""
+    wrong, right = (len(corpus.patches(day, kind)) if corpus.corpus_dir(day).is_dir() else 0
+                    for kind in ("mutants", "alternates"))
+    assert wrong >= MIN_MUTANTS and right >= MIN_ALTERNATES, (
+        f"{day.id}: {wrong} mutants and {right} alternates in tests/checks/{corpus.corpus_dir(day).name}/; "
+        f"a day needs at least {MIN_MUTANTS} and {MIN_ALTERNATES}")
+
+
 # --------------------------------------------------------------------------- the contract's mapping
 
 @pytest.mark.parametrize("lab_name", [f"{day.id}/scaffold-lab" for day in DAYS])

@@ -22,6 +22,7 @@ from grader.course import load_course
 from tests.release.conftest import ROOT, child_env
 
 COURSE = load_course(ROOT / "course.toml")
+LAST = COURSE.days[-1]  # the edition holds every day; its README grades the last
 LONG = release.LONG_LINE
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -55,22 +56,24 @@ def clone(tmp_path_factory) -> Path:
     made = subprocess.run(["bash", "-c", "set -eu\n" + recipe.replace("../agent-lab-student", str(out))],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert made.returncode == 0, made.stdout + made.stderr
-    assert "wrote the student edition of agent-lab (day-01 .. day-07;" in made.stdout
+    assert f"wrote the student edition of agent-lab ({COURSE.days[0].id} .. {LAST.id};" in made.stdout
     assert git("status", "--porcelain", cwd=out) == ""
     git("clone", "-q", str(out), str(base / "clone"), cwd=base)
     return base / "clone"
 
 
-def test_the_readme_command_installs_the_edition_and_grades_day_07(clone, python3_on_path):
-    """The first command of the students' README, word for word, in a fresh venv."""
+def test_the_readme_command_installs_the_edition_and_grades_the_last_day(clone, python3_on_path):
+    """The first command of the students' README, word for word, in a fresh venv: it grades
+    the edition's last day, whose untouched lab scores its scaffold count."""
     readme = (clone / "README.md").read_text(encoding="utf-8")
     command = re.findall(r"```sh\n(.*?)```", readme, re.S)[0].strip()
-    assert command == "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/grader check day-07"
+    assert command == f"python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/grader check {LAST.id}"
     done = subprocess.run(["bash", "-c", command], cwd=clone, env=python3_on_path, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]  # on purpose: the holes are the student's
-    assert "4/11 passed" in done.stdout and "bonus 4/9" in done.stdout, done.stdout[-1500:]
-    assert "`4/11 passed`" in readme
+    passes = f"{LAST.scaffold_passes}/{len(LAST.checks_core)} passed"
+    assert passes in done.stdout, done.stdout[-1500:]
+    assert f"`{passes}`" in readme
     # the edition's grader, installed from the clone, holds itself to its own record
     refused = subprocess.run([str(clone / ".venv/bin/grader"), "verify"], cwd=clone, env=python3_on_path,
                              capture_output=True, text=True, timeout=120)
