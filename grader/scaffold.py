@@ -143,7 +143,7 @@ def diff(course: Course, day: Day) -> list[Drift]:
     for name, target, lab in _targets(day):
         wrong = mistyped_path(course, day, name)
         if wrong:   # a path course.toml got wrong: say so, not "missing"
-            drifts.append(Drift(f"{name}: .", "missing", None, wrong))
+            drifts.append(Drift(f"{name}: .", "mistyped", None, wrong))
             continue
         expected, _ = build(course, day, lab=lab)
         drifts += [Drift(f"{name}: {d.path}", d.kind, d.line, d.reason)
@@ -187,11 +187,18 @@ def main(argv: list[str] | None = None) -> int:
         for d in drift:
             print(f"drift: {day_id} {d}")
     drifted = [day for day in days if drifts[day.id]]
+    # Writing what is missing loses nothing (a new day, a new file of the source): only a
+    # generated file that differs, or one the generator does not make, needs --force.
+    at_risk = [day for day in drifted if any(d.kind in ("differs", "extra") for d in drifts[day.id])]
+    if any(d.kind == "mistyped" for drift in drifts.values() for d in drift):
+        print("course.toml names a lab or solution path that looks mistyped (above): correct it first",
+              file=sys.stderr)
+        return 2
     if check:
         print("every solution and lab equals the generated one" if not drifted
               else f"{sum(map(len, drifts.values()))} file(s) drifted in {', '.join(d.id for d in drifted)}")
         return 1 if drifted else 0
-    if drifted and not force:
+    if at_risk and not force:
         print("the committed trees differ from the generated ones: pass --force to overwrite them "
               "(students: use `grader reset`, which keeps a backup)", file=sys.stderr)
         return 1

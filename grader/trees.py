@@ -24,7 +24,7 @@ class Drift:
     """One way a directory differs from the tree it should hold."""
 
     path: str              # relative, '/'-separated
-    kind: str              # "differs", "missing" (not in the dir), "extra" (only in the dir)
+    kind: str              # "differs", "missing" (not in the dir), "extra" (only in the dir), "mistyped" (course.toml's path)
     line: int | None       # first differing line, for "differs" text files
     reason: str            # one line for the instructor
 
