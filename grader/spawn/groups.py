@@ -278,8 +278,8 @@ def kill_all(pid: int | None, pgid: int | None, pipes: set[str], *, confirm: flo
             pass
     killed: set[int] = set()
     for _ in range(20):
-        found = [p for p in members(pid, pgid, pipes) if p not in killed or alive(p)]
         kill_group(pgid)
+        found = [p for p in members(pid, pgid, pipes) if p not in killed]  # the killed are waited for below
         if not found:
             break
         for other in found:
