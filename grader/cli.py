@@ -268,6 +268,8 @@ def check(
             raise fail(word("cli.not_a_lab", day=the_day.id, problem=problem, fix=fix))
     state = load_state(course) if own_lab else None
     guarded = integrity.current(course.root)
+    from grader.spawn.groups import adopt_orphans
+    adopt_orphans()  # this process only grades: orphans a lab child leaves are adopted and killed
     live = _LiveLines(the_day, as_json, len(only) if only else len(the_day.all_checks))
     fingerprint = trees.fingerprint(target, course.runtime_dirs) if own_lab and target.is_dir() else None
     try:

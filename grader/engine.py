@@ -13,7 +13,14 @@ change the lab itself, nor the inputs later checks get. While the checks run, th
 grader's own current directory is the run root, so a child looking at its parent
 finds no kit there. Then one child imports the lab's package with a short limit:
 a lab that cannot start (a syntax error, an endless loop at import time) costs that
-one limit, and every check reports the one cause.
+one limit, and every check reports the one cause. Beside it another child runs the
+agent's entry point with `--help`: an agent that never answers (an endless loop in
+`__main__`, before it reads its arguments) costs that one limit too, every check
+that runs the agent reports it, and so does the report's first line.
+
+Every child of the run dies with it, however the run ends (grader/spawn/groups.py),
+and the run root goes with it (grader/runroot.py; a grader killed outright leaves
+it to the next run, which removes it once nothing uses it).
 """
 
 from __future__ import annotations
@@ -27,7 +34,6 @@ import secrets
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -36,14 +42,14 @@ from typing import Mapping
 import pytest
 
 import grader
-from grader import parallel
+from grader import parallel, runroot
 from grader.checkkit.context import CheckContext
 from grader.checkkit.messages import Messages
 from grader.course import Course, Day
 from grader.i18n import word
 from grader.plugin import GraderPlugin, Outcome, test_name_for
 from grader.results import CheckResult, DayResult, Status
-from grader.spawn import ChildTimeout, LabRunner, scaled
+from grader.spawn import ChildTimeout, LabRunner, groups, scaled
 
 PROBE_TIMEOUT = 20  # seconds for importing (and compiling) the lab's package: a healthy lab needs a
                     # fraction of one, a machine loaded tenfold a few (seen: over 10 s at load 25 on 2 cores)
@@ -146,10 +152,12 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     lab = check_lab(day, lab)
     selected = check_selection(day, select)
     seed = new_seed() if seed is None else seed
-    run_root = Path(tempfile.mkdtemp(prefix=f"grader-{day.id}-")).resolve()
+    runroot.sweep()  # the run roots of gradings that were killed outright, once nothing uses them
+    root = runroot.RunRoot(day.id)
+    run_root = root.path
     started = time.perf_counter()
     try:
-        with children_get_default_sigint():
+        with children_get_default_sigint(), sigterm_interrupts():
             context = _context(course, day, lab, run_root, seed, keep)
             probe = Probe(context)
             try:
@@ -170,8 +178,8 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     except KeyboardInterrupt:
         raise Interrupted(str(run_root) if keep else None) from None
     finally:
-        if not keep:
-            shutil.rmtree(run_root, ignore_errors=True)
+        groups.sweep_orphans()  # a grading process's adopted orphans (grader/spawn/groups.py)
+        root.release(remove=not keep)
     core, bonus = [], []
     for check in day.all_checks:
         if selected is not None and check.id not in selected:
@@ -179,9 +187,21 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
         result = _result(check, outcomes.get(check.id), (hint_levels or {}).get(check.id, 1), module)
         (bonus if check.bonus else core).append(result)
     core, bonus = _point_to_causes(core, day), _point_to_causes(bonus, day, core)
+    cause = None if blocked else (probe.silent or _never_finished(context, outcomes.values()))
     return DayResult(day_id=day.id, title=day.title, lab=str(lab), checks=tuple(core), bonus=tuple(bonus),
                      environment=environment(), duration=round(time.perf_counter() - started, 3),
-                     run_root=str(run_root) if keep else None, seed=seed, blocked=blocked)
+                     run_root=str(run_root) if keep else None, seed=seed, blocked=blocked, cause=cause)
+
+
+def _never_finished(context: CheckContext, outcomes) -> str | None:
+    """The run-wide cause when the agent started several times and never once finished by
+    itself: each run outlived its time limit or was let go by its check (which waited for it
+    in vain), and at least one timed out."""
+    outcomes = list(outcomes)
+    runs = sum(o.agent_runs for o in outcomes)
+    if runs >= 2 and sum(o.agent_finished for o in outcomes) == 0 and sum(o.agent_timeouts for o in outcomes):
+        return context.say("lab.never_finished", runs=runs)
+    return None
 
 
 # What a student may have in a lab dir that grading neither needs nor should copy.
@@ -213,6 +233,26 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
 
 
 @contextlib.contextmanager
+def sigterm_interrupts():
+    """SIGTERM (a CI job cancelled, `kill`, a batch's stop) stops a run as Ctrl-C does: the
+    children are killed, the run root removed, and the grader exits. Left alone when SIGTERM
+    is ignored (a grader under nohup) or handled by whoever runs the grader."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def interrupt(number, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
 def children_get_default_sigint():
     """A grader started with SIGINT ignored (a script's background job, nohup) would hand the
     ignore on to every child it starts, and a check that presses Ctrl-C in the lab's REPL would
@@ -233,7 +273,12 @@ class Probe:
     """The import probe: does the lab's package import at all? Started before pytest, so
     the lab imports while pytest starts and collects the checks (on two cores, both at
     once); its verdict is taken before the first check runs (`before_checks`), and a lab
-    that cannot start runs no check at all."""
+    that cannot start runs no check at all.
+
+    Beside it, the agent's entry point runs once with `--help` (the answer, or its exit
+    status, does not matter: only whether it finishes). One that does not finish within
+    the limit is an agent that never answers: `silent` says so, and every check that runs
+    the agent reports that cause at once instead of waiting out its own limit."""
 
     _UNSET = object()
 
@@ -242,13 +287,41 @@ class Probe:
         self.timeout = max(scaled(PROBE_TIMEOUT), PROBE_FLOOR)
         self.started = time.monotonic()
         self.child = context.runner.start_probe(cwd=context.tmp("import-probe"))
+        self.help = None
+        self.silent: str | None = None
+        try:
+            self.help = context.runner.start_agent("--help", cwd=context.tmp("help-probe"))
+            self.help.close_stdin()
+        except BaseException:
+            self.stop()
+            raise
         self._verdict = self._UNSET
 
     def verdict(self) -> str | None:
-        """None if the lab's package imports; else the one-line reason every check will give."""
+        """None if the lab's package imports; else the one-line reason every check will give.
+        Taken once; an agent that does not answer `--help` is told to the checks then."""
         if self._verdict is self._UNSET:
             self._verdict = self._judge()
+            if self._verdict is None:
+                self.silent = self._answers()
+                self.context.silent = self.silent
         return self._verdict
+
+    def _answers(self) -> str | None:
+        """None if `python -m <agent> --help` finished within the limit, else the cause."""
+        say, package = self.context.say, self.context.course.agent.package
+        left = self.timeout - (time.monotonic() - self.started)
+        try:
+            self.help.wait(max(left, 0.0), exact=True)
+        except ChildTimeout as exc:
+            survivors = exc.result.survivors
+            if survivors:
+                return say("lab.silent_alive", package=package, seconds=self.timeout,
+                           pids=", ".join(map(str, survivors)))
+            return say("lab.silent", package=package, seconds=self.timeout)
+        finally:
+            self.context.take_children()
+        return None
 
     def _judge(self) -> str | None:
         say, package = self.context.say, self.context.course.agent.package
@@ -264,8 +337,10 @@ class Probe:
         return say("lab.cannot_start", package=package, why=say("lab.crashed", evidence=self.context.evidence(result)))
 
     def stop(self) -> None:
-        """Kill the probe if nobody waited for it (pytest stopped first, Ctrl-C)."""
+        """Kill the probes if nobody waited for them (pytest stopped first, Ctrl-C)."""
         self.child.__exit__(None, None, None)
+        if self.help is not None:
+            self.help.__exit__(None, None, None)
 
 
 def _raise_for(plugin: GraderPlugin, exit_code, output: str, day: Day, module: Path) -> None:

@@ -156,9 +156,21 @@ class Reader:
 
 # --------------------------------------------------------------------------- running
 
+def _die_with(parent: int) -> None:
+    """In a new worker: SIGKILL when the grader dies, even by SIGKILL (PR_SET_PDEATHSIG; the
+    kernel then kills the worker's own children the same way), and the subreaper of the
+    orphans its lab children leave (grader/spawn/groups.py)."""
+    from grader.spawn import groups
+    groups.adopt_orphans()
+    groups._prctl(groups.PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the grader died before the line above
+        os._exit(1)
+
+
 def _worker(session, group: list, write_fd: int, plugin) -> None:
     """In the forked child: run `group` as pytest's own loop would, then leave at once
     (the grader's process, not this copy of it, finishes the pytest session)."""
+    from grader.spawn import groups
     code = 0
     try:
         plugin.on_done = lambda check_id, outcome: send(write_fd, ("done", check_id, outcome))
@@ -185,6 +197,10 @@ def _worker(session, group: list, write_fd: int, plugin) -> None:
         except OSError:
             pass
     finally:
+        try:
+            groups.sweep_orphans()  # what a lab child left behind goes with the worker
+        except BaseException:  # noqa: BLE001 - leaving anyway
+            pass
         try:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -213,12 +229,15 @@ def run_groups(session, all_groups: list[list], jobs: int, plugin, order: list[s
             plugin.finish_check(order[reported], finished[order[reported]])
             reported += 1
 
+    parent = os.getpid()
+
     def start(group: list) -> None:
         read_fd, write_fd = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:  # the worker
+            _die_with(parent)
             os.close(read_fd)
             for other in running.values():
                 try:

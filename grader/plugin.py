@@ -5,6 +5,7 @@ id from course.toml, and turns every outcome into an `Outcome`:
 
     CheckFailed / AssertionError / pytest.fail  -> failed (message, expected, seen)
     ChildTimeout                                 -> timeout
+    AgentSilent (the agent never answers)        -> timeout, with that one cause
     pytest.skip                                  -> skipped
     anything else                                -> error (the check itself broke)
 
@@ -23,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from grader import parallel
-from grader.checkkit.context import CheckContext
+from grader.checkkit.context import AgentSilent, CheckContext
 from grader.checkkit.failures import CheckFailed, short
 from grader.i18n import word
 from grader.results import Status
@@ -44,6 +45,9 @@ class Outcome:
     seen: str | None = None
     duration: float = 0.0
     repro: tuple[str, ...] = field(default_factory=tuple)
+    agent_runs: int = 0        # children that ran the agent's entry point (not harnesses) ...
+    agent_finished: int = 0    # ... those of them that ended by themselves (not killed by the grader) ...
+    agent_timeouts: int = 0    # ... and those that outlived their time limit
 
 
 def _first_lines(text: str, n: int = 6) -> str:
@@ -64,6 +68,8 @@ def classify(excinfo, when: str) -> dict:
     """Turn one phase's exception into status, message, expected, seen."""
     exc = excinfo.value
     prefix = "" if when == "call" else word("engine.in_setup" if when == "setup" else "engine.in_teardown")
+    if isinstance(exc, AgentSilent):  # the run's one cause, the same words in every check
+        return {"status": Status.TIMEOUT, "message": str(exc)}
     if isinstance(exc, pytest.skip.Exception):
         return {"status": Status.SKIPPED, "message": prefix + (exc.msg or word("engine.skipped"))}
     if isinstance(exc, ChildTimeout):
@@ -99,6 +105,7 @@ class GraderPlugin:
         self._left: dict[str, int] = {}          # items still to run, per check id
         self._own: list = []                     # children the running item started itself
         self._by_fixture: dict[str, list] = {}   # children started while a shared fixture was set up
+        self._made: list = []                    # ... of them, those set up for the running item
 
     @pytest.fixture(scope="session")
     def ctx(self) -> CheckContext:
@@ -183,6 +190,7 @@ class GraderPlugin:
             made = self.context.take_children()
             if made:
                 self._by_fixture.setdefault(fixturedef.argname, []).extend(made)
+                self._made += made
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
@@ -201,7 +209,11 @@ class GraderPlugin:
                       for child in self._by_fixture.get(name, ())]
             own = self._own + self.context.take_children()
             outcome.repro = tuple(dict.fromkeys(r.command_line() for r in (*shared, *own)))
-            self._own = []
+            started_here = [r for r in (*self._made, *own) if self.context.is_agent(r)]  # each counted once
+            outcome.agent_runs = len(started_here)
+            outcome.agent_finished = sum(1 for r in started_here if not r.stopped)
+            outcome.agent_timeouts = sum(1 for r in started_here if r.timed_out)
+            self._own, self._made = [], []
             self._keep(check.id, outcome)
             self._left[check.id] = self._left.get(check.id, 1) - 1
             if self._left[check.id] <= 0 and self.on_done is not None:
@@ -224,6 +236,12 @@ class GraderPlugin:
         if earlier is None or (earlier.status is Status.PASSED and outcome.status is not Status.PASSED):
             if earlier is not None:
                 outcome.duration += earlier.duration
+                outcome.agent_runs += earlier.agent_runs
+                outcome.agent_finished += earlier.agent_finished
+                outcome.agent_timeouts += earlier.agent_timeouts
             self.outcomes[check_id] = outcome
         else:
             earlier.duration += outcome.duration
+            earlier.agent_runs += outcome.agent_runs
+            earlier.agent_finished += outcome.agent_finished
+            earlier.agent_timeouts += outcome.agent_timeouts

@@ -86,7 +86,8 @@ class DayResult:
     """All checks of one day on one lab: core checks in `checks`, bonus in `bonus`.
 
     `seed` reproduces the run's generated inputs (`grader check DAY --seed N`);
-    `blocked` says why no check could run (the lab could not start), if so.
+    `blocked` says why no check could run (the lab could not start), if so; `cause`, why
+    the checks that run the agent did not get an answer from it (it never answered), if so.
     """
 
     day_id: str
@@ -99,6 +100,7 @@ class DayResult:
     run_root: str | None = None
     seed: int | None = None
     blocked: str | None = None
+    cause: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "checks", tuple(self.checks))
@@ -132,6 +134,6 @@ class DayResult:
             "day_id": self.day_id, "title": self.title, "lab": self.lab,
             "checks": [c.to_dict() for c in self.checks], "bonus": [c.to_dict() for c in self.bonus],
             "environment": dict(self.environment), "duration": self.duration, "run_root": self.run_root,
-            "seed": self.seed, "blocked": self.blocked, "passed": self.passed, "total": self.total,
+            "seed": self.seed, "blocked": self.blocked, "cause": self.cause, "passed": self.passed, "total": self.total,
             "bonus_passed": self.bonus_passed, "bonus_total": self.bonus_total,
         }

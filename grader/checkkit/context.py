@@ -25,6 +25,12 @@ TURN_TIMEOUT = 30   # seconds for one agent turn with the mock; it needs well un
 TOOL_TIMEOUT = 10   # seconds for a quick command (`log inspect`, a harness): a stuck one must not cost minutes
 
 
+class AgentSilent(Exception):
+    """The agent's entry point did not answer `--help` before the checks (grader/engine.py,
+    `Probe`): a check that runs the agent reports this cause instead of starting it.
+    Not a ChildTimeout, so no check mistakes it for a child it started and timed out."""
+
+
 @dataclass
 class CheckContext:
     lab: Path            # the copy of the student's lab being graded (never the lab itself)
@@ -38,6 +44,7 @@ class CheckContext:
     runner: LabRunner
     say: Messages
     current: str | None = None  # the check running now: its scratch dirs are under run_root/<its id>
+    silent: str | None = None   # why the agent will not answer (set before the checks), if so
     _used: set[str] = field(default_factory=set, repr=False)
     _children: list[ChildResult] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -77,10 +84,20 @@ class CheckContext:
     # -- the lab's code ------------------------------------------------------------
 
     def run_agent(self, *args: str, cwd: Path, timeout: float = TURN_TIMEOUT, **options) -> ChildResult:
+        if self.silent:
+            raise AgentSilent(self.silent)
         return self.runner.run_agent(*args, cwd=cwd, timeout=timeout, **options)
 
     def start_agent(self, *args: str, cwd: Path, **options) -> Child:
+        if self.silent:
+            raise AgentSilent(self.silent)
         return self.runner.start_agent(*args, cwd=cwd, **options)
+
+    def is_agent(self, result: ChildResult) -> bool:
+        """The child ran the agent's entry point (`python -m <package> ...`), not a harness or tool."""
+        shown = result.shown or ""
+        return shown == f"python -m {self.course.agent.package}" or \
+            shown.startswith(f"python -m {self.course.agent.package} ")
 
     def harness(self, name: str, code: str | None = None) -> Path:
         """A harness script (grader code that imports the lab) in a scratch dir: `code`, or

@@ -22,21 +22,6 @@ import os
 import sys
 from pathlib import Path
 
-PR_SET_CHILD_SUBREAPER = 36
-
-
-def become_subreaper() -> None:
-    """Orphaned descendants are re-parented to this process instead of init (Linux only)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-
-
 def _write(path: Path, data: dict) -> None:
     partial = path.with_name(path.name + ".partial")
     partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
@@ -54,7 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", default=None)
     args = parser.parse_args(argv)
 
-    become_subreaper()
+    from grader.spawn.groups import adopt_orphans
+    adopt_orphans()  # the subreaper of its descendants; an orphan a lab left goes with its child
     from grader import i18n
     from grader.classroom.reap import kill_descendants
     from grader.course import CourseError, load_course

@@ -29,6 +29,7 @@ def to_json_data(result: DayResult) -> dict:
         "python": result.environment.get("python"),
         "seed": result.seed,
         "blocked": result.blocked,
+        "cause": result.cause,
         "passed": result.passed,
         "total": result.total,
         "bonus_passed": result.bonus_passed,

@@ -130,6 +130,8 @@ def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool
     paint = _Painter(colour)
     id_width = max((len(c.id) for c in result.all_results()), default=0)
     lines = [paint(line, "1") for line in wrap(f"{result.day_id}: {result.title}", width, "", "  ")]
+    if result.cause:  # the agent never answered: said first, before anything a check found
+        lines += [paint(line, COLOURS["failed"]) for line in wrap(result.cause, width, "", "  ")]
     lines += wrap(word("report.lab", lab=result.lab), width, "", "  ")
     if result.seed is not None:
         lines += wrap(word("report.inputs", seed=result.seed, day=result.day_id), width, "", "  ")
@@ -151,7 +153,7 @@ def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool
         summary += word("report.bonus", passed=result.bonus_passed, total=result.bonus_total)
     lines += ["", summary]
     nxt = next_exercise(result, day)
-    if nxt and not result.blocked:
+    if nxt and not result.blocked and not result.cause:  # no exercise point fixes an agent that never answers
         ex_id, file, count = nxt
         lines += wrap(word("report.next_one" if count == 1 else "report.next_many", exercise=ex_id, file=file,
                            count=count), width, "", "  ")

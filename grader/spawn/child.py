@@ -2,8 +2,11 @@
 
 A `Child` starts in a new session (its own process group, see groups.py) and is
 killed with everything it started when it finishes, times out or the check leaves
-it: grandchildren never outlive a check. Its output is read into capped buffers
-(capture.py).
+it: grandchildren never outlive a check. The kernel kills it too when the thread
+that started it ends or the grader dies, however (PR_SET_PDEATHSIG, groups.py). A
+kill is confirmed by waiting: a result says "was stopped" only for a child that is
+gone, and names the pids of any that a kill did not take (`ChildResult.survivors`).
+Its output is read into capped buffers (capture.py).
 
 Time limits are enforced with `Thread.join(timeout)`, which waits on a lock with
 the real clock. `Popen.wait(timeout)` would use `time.monotonic`, which freezegun
@@ -29,18 +32,17 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from grader.i18n import word
 from grader.spawn.capture import DEFAULT_OUTPUT_CAP, CappedStream
-from grader.spawn.groups import kill_escaped, kill_group, own_group, pipe_ids
+from grader.spawn import groups
+from grader.spawn.groups import own_group, pipe_ids
 from grader.spawn.interrupts import interruptible
 
 SCALE_VAR = "GRADER_TIMEOUT_SCALE"
-TOKEN_VAR = "GRADER_SPAWN_TOKEN"  # marks a child's descendants, even those in sessions of their own
 _DRAIN_GRACE = 5.0  # seconds, for both streams together, to drain what a finished child left in its pipes
 
 
@@ -64,6 +66,8 @@ class ChildResult:
     shown: str | None = None        # the command as a student would type it
     repro: str | None = None
     env_overrides: dict[str, str] = field(default_factory=dict)
+    survivors: tuple[int, ...] = ()  # pids still alive after the kill (normally none)
+    stopped: bool = False            # the grader killed it while it ran (a time limit, or the check let go)
 
     def short_command(self) -> str:
         return self.shown or shlex.join(["python" if a == sys.executable else a for a in self.argv])
@@ -84,7 +88,12 @@ class ChildTimeout(Exception):
     """A child outlived its time limit; it and its process group were killed."""
 
     def __init__(self, result: ChildResult, timeout: float):
-        super().__init__(word("engine.timed_out", command=result.short_command(), seconds=timeout))
+        if result.survivors:
+            text = word("engine.timed_out_alive", command=result.short_command(), seconds=timeout,
+                        pids=", ".join(map(str, result.survivors)))
+        else:
+            text = word("engine.timed_out", command=result.short_command(), seconds=timeout)
+        super().__init__(text)
         self.result = result
         self.timeout = timeout
 
@@ -117,8 +126,8 @@ class Child:
         self.cwd = str(cwd)
         self._shown, self._repro, self._on_finish = shown, repro, on_finish
         self._env_overrides = {k: v for k, v in (env or {}).items() if os.environ.get(k) != v}
-        self._token = uuid.uuid4().hex
-        env = dict(os.environ if env is None else env, **{TOKEN_VAR: self._token})
+        env = dict(os.environ if env is None else env)
+        preexec = groups.die_with_parent_preexec()
         self._started = time.perf_counter()
         self._tty: int | None = None  # the pseudo-terminal's master side, when the child has one
         if tty:
@@ -127,16 +136,21 @@ class Child:
             self._tty, terminal = pty.openpty()
             with interruptible():  # Ctrl-C reaches it even when the grader runs in the background
                 self._proc = subprocess.Popen(list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
-                                              stdin=terminal, stdout=terminal, stderr=terminal)
+                                              stdin=terminal, stdout=terminal, stderr=terminal,
+                                              preexec_fn=preexec)
             os.close(terminal)
         else:
             with interruptible():
                 self._proc = subprocess.Popen(
                     list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
                     stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=preexec,
                 )
         self._pgid = own_group(self._proc)
+        if self._pgid is not None:
+            groups.register(self._proc.pid)
+        self._survivors: list[int] = []
+        self._stopped = False
         self._pipes = pipe_ids(self._proc) if self._pgid is not None else set()
         out = os.fdopen(os.dup(self._tty), "rb", buffering=0) if tty else self._proc.stdout
         self._out = CappedStream(out, output_cap)
@@ -192,11 +206,16 @@ class Child:
         except (ProcessLookupError, PermissionError):
             pass
 
-    def kill(self) -> None:
-        """SIGKILL the whole process group now, and any descendant that left it."""
-        kill_group(self._pgid)
-        if self._pgid is not None:  # never for a stand-in process: its pid is made up
-            kill_escaped(f"{TOKEN_VAR}={self._token}".encode(), self._pipes)
+    def kill(self) -> list[int]:
+        """SIGKILL the whole process group now, and every descendant that left it (groups.py);
+        the pids of descendants still alive after the kill (normally none)."""
+        if self._pgid is None:  # never for a stand-in process: its pid is made up
+            return []
+        pid = self._proc.pid if self._waiter.is_alive() else None  # a reaped pid may be another's
+        self._stopped = self._stopped or pid is not None
+        left = groups.kill_all(pid, self._pgid, self._pipes)
+        self._survivors = sorted(set(self._survivors) | set(left))
+        return left
 
     def wait(self, timeout: float = 20, *, exact: bool = False) -> ChildResult:
         """Wait for exit; on timeout kill the group and raise ChildTimeout (with the result).
@@ -217,6 +236,11 @@ class Child:
         self.kill()  # on timeout the child; after a normal exit, any grandchildren
         self.close_stdin()
         self._waiter.join(5)
+        if self._waiter.is_alive():  # the kill did not take: the report names it
+            self._survivors = sorted({self._proc.pid, *self._survivors})
+        elif self._pgid is not None:
+            groups.unregister(self._proc.pid)
+        self._survivors = [p for p in self._survivors if groups.alive(p)]
         # What the child wrote is in the pipes by now. A process we could not kill may
         # still hold a pipe open: wait a bounded time in total, never per stream.
         deadline = time.monotonic() + _DRAIN_GRACE
@@ -235,6 +259,7 @@ class Child:
             duration=round(time.perf_counter() - self._started, 3), timed_out=timed_out,
             stdout_truncated=self._out.truncated, stderr_truncated=self._err.truncated,
             shown=self._shown, repro=self._repro, env_overrides=self._env_overrides,
+            survivors=tuple(self._survivors), stopped=self._stopped or timed_out,
         )
         if self._on_finish is not None:
             self._on_finish(self._result)

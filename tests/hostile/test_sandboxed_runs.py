@@ -1,10 +1,10 @@
-"""`grader check day-07 --sandbox` against the hostile labs the plain grader cannot hold.
+"""`grader check day-07 --sandbox` against the hostile labs that cover their tracks best.
 
 grandchild-scrubbed leaves, in every run of the agent, a daemon with an empty environment,
-cwd / and no inherited pipe, in a session of its own: out of reach of the group kill, the
-spawn token and the pipe search, so it outlives the plain grader (test_hostile_labs.py
-pins that). In a PID namespace of its own it dies with the run, and the report is the
-same. A lab that SIGKILLs the grader still kills it (the sandbox does not stop a signal
+cwd / and no inherited pipe, in a session of its own: out of reach of the group kill and
+the pipe search. The plain grader holds it as the subreaper that adopts it when its parent
+ends (grader/spawn/groups.py); in a PID namespace of its own it dies with the run as well,
+and the report is the same. A lab that SIGKILLs the grader still kills it (the sandbox does not stop a signal
 to the grader itself), and still fails closed: no report, the status of a SIGKILL, and
 nothing left behind.
 
@@ -27,9 +27,9 @@ pytestmark = [hostile.linux_only,
 
 
 @uses("grandchild-scrubbed", "sandbox:grandchild-scrubbed")
-def test_the_scrubbed_daemon_escapes_the_plain_grader_and_dies_with_the_sandbox(runs):
+def test_the_scrubbed_daemon_dies_with_the_plain_grader_and_with_the_sandbox(runs):
     plain, boxed = runs.get("grandchild-scrubbed"), runs.get("sandbox:grandchild-scrubbed")
-    assert plain.left_behind, "without --sandbox the daemon is known to escape (killed by the test since)"
+    assert plain.left_behind == [], f"still running after the plain grader ended: {plain.left_behind[:3]}"
     assert not boxed.hard_limit_hit and boxed.exit_code == 0, boxed.explain()
     assert boxed.left_behind == [], f"still running after the sandboxed grader ended: {boxed.left_behind[:3]}"
     report = json.loads(boxed.stdout)  # the whole stdout is still the grader's one report

@@ -56,18 +56,56 @@ def test_a_grandchild_in_a_new_session_holding_the_pipes_is_killed_and_costs_no_
     assert hostile.leftovers(marker) == []
 
 
-def test_a_double_forked_daemon_is_killed_by_the_token_it_inherited(tmp_path, marker):
+# A grading process (`grader check`, a parallel worker, a batch's worker) adopts the orphans
+# of its lab children (grader/spawn/groups.py); this runs spawn in such a process.
+ADOPTING = """
+import json, sys
+from grader import spawn
+from grader.spawn import groups
+groups.adopt_orphans()
+script = sys.stdin.read()
+result = spawn.run([sys.executable, "-c", script], cwd=sys.argv[1], timeout=20)
+print(json.dumps({"returncode": result.returncode, "survivors": list(result.survivors)}))
+"""
+
+
+def _in_a_grading_process(script: str, cwd) -> dict:
+    import json
+    import subprocess
+    done = subprocess.run([sys.executable, "-c", ADOPTING, str(cwd)], input=script, capture_output=True, text=True,
+                          timeout=60, cwd=str(hostile.KIT))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_double_forked_daemon_with_a_fresh_environment_and_no_pipes_is_found_from_outside(tmp_path, marker):
+    # a new session, its pipes let go, exec'd with an empty environment: nothing of the child's
+    # is left on it but the orphan's adoption by the grading process
     script = ("import os, sys\n"
               "if os.fork() == 0:\n"
               "    os.setsid()\n"
               "    if os.fork() == 0:\n"
               "        null = os.open(os.devnull, os.O_RDWR)\n"
               "        [os.dup2(null, fd) for fd in (0, 1, 2)]\n"
-              f"        os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(600)', {marker!r}])\n"
+              f"        os.execve(sys.executable, [sys.executable, '-c', 'import time; time.sleep(600)', {marker!r}], {{}})\n"
+              "    os._exit(0)\n"
+              "os.wait()\n")
+    result = _in_a_grading_process(script, tmp_path)
+    assert result == {"returncode": 0, "survivors": []}
+    assert hostile.leftovers(marker) == []
+
+
+def test_a_daemon_in_the_childs_session_is_killed_even_outside_a_grading_process(tmp_path, marker):
+    script = ("import os, sys\n"
+              "if os.fork() == 0:\n"
+              "    if os.fork() == 0:\n"
+              "        null = os.open(os.devnull, os.O_RDWR)\n"
+              "        [os.dup2(null, fd) for fd in (0, 1, 2)]\n"
+              f"        os.execve(sys.executable, [sys.executable, '-c', 'import time; time.sleep(600)', {marker!r}], {{}})\n"
               "    os._exit(0)\n"
               "os.wait()\n")
     result = spawn.run([sys.executable, "-c", script], cwd=tmp_path, timeout=20)
-    assert result.returncode == 0
+    assert (result.returncode, result.survivors) == (0, ())
     assert hostile.leftovers(marker) == []
 
 
@@ -87,20 +125,29 @@ def test_a_daemon_started_by_a_child_that_is_killed_midway_goes_too(tmp_path, ma
     assert hostile.leftovers(marker) == []
 
 
-def test_the_token_is_in_the_childs_environment_but_not_in_the_repro_line(tmp_path):
-    script = f"import os; print(os.environ.get({spawn.TOKEN_VAR!r}, ''))"
+def test_nothing_marks_a_child_in_its_environment(tmp_path):
+    script = "import json, os; print(json.dumps(dict(os.environ)))"
     env = spawn.LabRunner(lab=tmp_path, agent=Agent()).env()
     result = spawn.run([sys.executable, "-c", script], cwd=tmp_path, env=env, timeout=20)
-    token = result.stdout.strip()
-    assert len(token) == 32
-    assert token not in result.command_line() and f"{spawn.TOKEN_VAR}=" not in result.command_line()
+    import json
+    assert json.loads(result.stdout) == env
 
 
-def test_two_children_have_different_tokens_so_one_finishing_spares_the_other(tmp_path):
-    script = f"import os, sys, time; print(os.environ[{spawn.TOKEN_VAR!r}], flush=True); sys.stdin.read()"
-    with spawn.start([sys.executable, "-c", script], cwd=tmp_path) as long_lived:
-        spawn.run([sys.executable, "-c", "print('short')"], cwd=tmp_path, timeout=20)
-        assert long_lived.running()
-        long_lived.close_stdin()
-        result = long_lived.wait(10)
-    assert result.returncode == 0 and len(result.stdout.strip()) == 32
+def test_a_child_finishing_spares_another_that_still_runs_in_a_grading_process(tmp_path):
+    script = ("import json, subprocess, sys\n"
+              "from grader import spawn\n"
+              "from grader.spawn import groups\n"
+              "groups.adopt_orphans()\n"
+              "cwd = sys.argv[1]\n"
+              "with spawn.start([sys.executable, '-c', 'import sys; sys.stdin.read(); print(\\'long\\')'], cwd=cwd) as long_lived:\n"
+              "    spawn.run([sys.executable, '-c', 'print(1)'], cwd=cwd, timeout=20)\n"
+              "    running = long_lived.running()\n"
+              "    long_lived.close_stdin()\n"
+              "    result = long_lived.wait(10)\n"
+              "print(json.dumps([running, result.returncode, result.stdout]))\n")
+    import json
+    import subprocess
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=60,
+                          cwd=str(hostile.KIT))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [True, 0, "long\n"]

@@ -2,7 +2,6 @@
 TARGET = "mca/cli.py"
 APPEND = {"mca/cli.py": "\n\n_reference_main = main\n\n\ndef main(argv=None):\n    hostile_start()\n    return _reference_main(argv)\n"}
 ADD = ("hostile_start",)
-ESCAPES = True
 
 import subprocess
 
