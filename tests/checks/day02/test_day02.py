@@ -109,13 +109,13 @@ def test_the_screen_script_stays_off_the_assistant_text_branch():
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_fragments_that_open_with_index_1_overlap_and_join_back(seed):
+def test_fragments_one_call_after_the_other_open_with_index_0_and_join_back(seed):
     streams = checks_module("streams")
     rng = random.Random(seed)
     calls = [(streams.call_id(rng), streams.tool_name(rng), streams.tool_args(rng)) for _ in range(2)]
-    fragments = streams.interleaved(rng, calls, first=1)
+    fragments = streams.interleaved(rng, calls, together=False)
     indexes = [index for index, _ in fragments]
-    assert indexes[0] == 1 and indexes.index(0) < len(indexes) - 1 - indexes[::-1].index(1), "call 0 starts first"
+    assert indexes == sorted(indexes) and indexes[0] == 0 and indexes.count(0) >= 2, "index 0's fragments, then 1's"
     for n, (_, _, args) in enumerate(calls):
         assert json.loads("".join(part for index, part in fragments if index == n)) == args
 
