@@ -145,19 +145,19 @@ class Refusal:
         return Messages(KIT_MESSAGES, lang=lang)(self.key, **values)
 
 
-def refused(body: dict, bearer: str | None, *, chain: bool = True) -> Refusal | None:
+def refused(body: dict, authorization: str | None, *, chain: bool = True) -> Refusal | None:
     """The refusal a real chat-completions API gives this request, or None when it accepts it.
 
     `body` is the parsed JSON object (with a `messages` list and a `model`: the server
-    checks those first); `bearer` the token of its `Authorization: Bearer` header. The
+    checks those first); `authorization` its `Authorization` header (None: none). The
     rules, in the order a provider applies them: an API key; only known top-level
     parameters; `stream_options` only with `"stream": true`; `tools` not an empty list;
     `messages` not empty; each message with a known role; an assistant's `tool_calls` not
     an empty list; a `tool` message answering a call of the assistant message before its
     run. With `chain`, the whole of `valid_chain` too (every call answered, ids unique).
     """
-    if not bearer:
-        return Refusal(401, NO_KEY, None, None, "request.no_key")
+    if not authorization or not authorization.startswith("Bearer ") or not authorization[7:].strip():
+        return Refusal(401, NO_KEY, None, None, "request.no_key" if not authorization else "request.not_bearer")
     unknown = sorted(key for key in body if key not in KNOWN_PARAMETERS)
     if unknown:
         return Refusal(400, f"Unrecognized request argument supplied: {unknown[0]}", None, None,

@@ -239,7 +239,7 @@ class FakeModelServer:
             return reply_status(400, error_body("'messages' is a required property", param="messages"))
         if not r.model:
             return reply_status(400, error_body("you must provide a model parameter", param="model"))
-        refusal = None if self.lenient else refused(r.json, r.bearer, chain=self.enforce_chain)
+        refusal = None if self.lenient else refused(r.json, r.headers.get("authorization"), chain=self.enforce_chain)
         if refusal is None:
             return None
         self._problem(kit_say("server.refused", status=refusal.status, what=refusal.what()))

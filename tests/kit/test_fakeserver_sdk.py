@@ -229,6 +229,8 @@ REFUSED = [  # (what, create's keyword arguments, status, exception, param, code
      openai.BadRequestError, None, None, "Unrecognized request argument supplied: stream_option"),
     ("no Authorization header", {"messages": USER, "extra_headers": {"Authorization": openai.Omit()}}, 401,
      openai.AuthenticationError, None, None, "You didn't provide an API key"),
+    ("a key without Bearer", {"messages": USER, "extra_headers": {"Authorization": "sk-test"}}, 401,
+     openai.AuthenticationError, None, None, "You didn't provide an API key"),
 ]
 
 
