@@ -26,6 +26,7 @@ import pytest
 from grader import parallel
 from grader.checkkit.context import AgentSilent, CheckContext
 from grader.checkkit.failures import CheckFailed, short
+from grader.checkkit.chain import forget_refusals, refusal_note
 from grader.i18n import word
 from grader.results import Status
 from grader.spawn import ChildTimeout
@@ -200,6 +201,7 @@ class GraderPlugin:
         check = self.by_test[getattr(item, "originalname", None) or item.name]
         outcome = self._current[item.nodeid] = Outcome()
         self.context.current = check.id  # its scratch dirs are named after it (ctx.tmp)
+        forget_refusals()  # the fake provider's refusals of this check's requests only
         try:
             return (yield)
         finally:
@@ -229,6 +231,9 @@ class GraderPlugin:
         if outcome is not None and call.excinfo is not None and outcome.status is Status.PASSED:
             for key, value in classify(call.excinfo, call.when).items():
                 setattr(outcome, key, value)
+            note = refusal_note() if outcome.status in (Status.FAILED, Status.TIMEOUT) else None
+            if note:  # a request a real provider refuses: the failure names what the agent sent
+                outcome.message = f"{outcome.message} {note}"
         return report
 
     def _keep(self, check_id: str, outcome: Outcome) -> None:

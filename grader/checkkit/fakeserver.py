@@ -29,14 +29,15 @@ from typing import Callable, Iterable
 
 from werkzeug.wrappers import Request, Response
 
-from .chain import valid_chain
+from .chain import forget_refusals, note_refusal, refusal_note, refused, valid_chain
 from .messages import kit_say
 from .replies import Reply, Spec, StreamReply, error_body, http_date, reply_json, reply_status, reply_stream
 from .serving import Connections, ThreadedServer, shut
 from .sse import Drop, Gate, Pause, SSEStream
 
 __all__ = ["FakeModelServer", "Gate", "Headers", "RecordedRequest", "Reply", "SSEStream", "StreamReply",
-           "error_body", "http_date", "reply_json", "reply_status", "reply_stream", "valid_chain"]
+           "error_body", "forget_refusals", "http_date", "refusal_note", "reply_json", "reply_status",
+           "reply_stream", "valid_chain"]
 
 CHAT_PATH = "/v1/chat/completions"
 SHUTDOWN_GRACE = 2.0  # seconds to wait for connection threads once their sockets are shut
@@ -83,6 +84,12 @@ class RecordedRequest:
         return isinstance(self.json, dict) and self.json.get("stream") is True
 
     @property
+    def asks_usage(self) -> bool:
+        """Whether a streamed reply may end with a usage chunk (`stream_options.include_usage` true)."""
+        options = self.json.get("stream_options") if isinstance(self.json, dict) else None
+        return self.stream and isinstance(options, dict) and options.get("include_usage") is True
+
+    @property
     def bearer(self) -> str | None:
         """The token of an `Authorization: Bearer <token>` header, else None."""
         value = self.headers.get("authorization", "")
@@ -96,19 +103,31 @@ class FakeModelServer:
     """A chat-completions endpoint that answers from `script` in order, then from `model`.
 
     With neither left, a request gets a 500 saying the script ran out (never a
-    hang). `enforce_chain` refuses an invalid message chain with a 400, as real
-    APIs do; `api_key` refuses any other bearer token with a 401. `io_timeout`
-    bounds every socket read and write, so a silent client cannot hold a thread.
+    hang). Like a real provider it refuses, with its status and error object, what
+    a provider refuses (`chain.refused`: no API key, an unknown parameter,
+    `stream_options` without `stream`, `"tools": []`, no messages, an unknown role,
+    `"tool_calls": []`, a tool message answering no call, and with `enforce_chain`,
+    the default, any chain `valid_chain` rejects); each refusal is also kept for the
+    check's failure message (`refusal_notes`). Only a check about what the agent
+    does with such a request itself says `lenient=True` (nothing of that refused)
+    or `enforce_chain=False` (the rest of the chain rules off). `api_key` refuses
+    any other bearer token with a 401. `io_timeout` bounds every socket read and
+    write, so a silent client cannot hold a thread.
+
+    A streamed reply goes out as a provider sends it for this request: its usage
+    chunk only when the request asked with `stream_options: {"include_usage": true}`.
 
     Each connection has its own thread: a model may be called concurrently, and
     a stream's gate works once (a stream replayed twice finds it open).
     """
 
     def __init__(self, script: Iterable[Spec] = (), *, model: Model | None = None,
-                 enforce_chain: bool = False, api_key: str | None = None, io_timeout: float = 10.0) -> None:
+                 enforce_chain: bool = True, lenient: bool = False, api_key: str | None = None,
+                 io_timeout: float = 10.0) -> None:
         self._script = collections.deque(script)
         self._model = model
         self.enforce_chain = enforce_chain
+        self.lenient = lenient
         self.api_key = api_key
         self._requests: list[RecordedRequest] = []
         self._problems: list[str] = []
@@ -202,7 +221,8 @@ class FakeModelServer:
             self._changed.notify_all()
         spec = self._refusal(recorded) or self._next(recorded)
         if isinstance(spec, StreamReply):
-            body = self._play(spec.stream, request.environ.get("werkzeug.socket"))
+            stream = spec.stream if recorded.asks_usage else spec.stream.without_usage()
+            body = self._play(stream, request.environ.get("werkzeug.socket"))
             return Response(body, status=200, headers=spec.headers, direct_passthrough=True)
         return Response(spec.body, status=spec.status, headers=spec.headers)
 
@@ -213,17 +233,18 @@ class FakeModelServer:
             return reply_status(405, error_body(f"Method {r.method} not allowed on {r.path}; use POST"))
         if not isinstance(r.json, dict):
             return reply_status(400, error_body("We could not parse the JSON body of your request."))
-        if self.api_key is not None and r.bearer != self.api_key:
+        if self.api_key is not None and r.bearer != self.api_key and (r.bearer or self.lenient):
             return reply_status(401, error_body("Incorrect API key provided.", code="invalid_api_key"))
         if not isinstance(r.json.get("messages"), list):
             return reply_status(400, error_body("'messages' is a required property", param="messages"))
         if not r.model:
             return reply_status(400, error_body("you must provide a model parameter", param="model"))
-        problem = valid_chain(r.messages, lang="en") if self.enforce_chain else None
-        if problem:
-            self._problem(kit_say("server.refused_chain", problem=valid_chain(r.messages)))
-            return reply_status(400, error_body(f"Invalid 'messages': {problem}", param="messages"))
-        return None
+        refusal = None if self.lenient else refused(r.json, r.headers.get("authorization"), chain=self.enforce_chain)
+        if refusal is None:
+            return None
+        self._problem(kit_say("server.refused", status=refusal.status, what=refusal.what()))
+        note_refusal(refusal)
+        return reply_status(refusal.status, refusal.error())
 
     def _next(self, r: RecordedRequest) -> Spec:
         """The next scripted reply, else the model's answer, else a 500 naming what ran out."""

@@ -72,6 +72,7 @@ class SSEStream:
     created: int = 1_700_000_000
     items: list[bytes | Marker] = field(default_factory=list)
     _payloads: list[str] = field(default_factory=list, init=False, repr=False)
+    _usage: list[tuple[int, int]] = field(default_factory=list, init=False, repr=False)  # byte spans
 
     # -- raw framing ---------------------------------------------------------------
 
@@ -96,6 +97,9 @@ class SSEStream:
         if comment is not None:
             at, said = comment
             written.insert(min(max(at, 0), len(lines) - 1) + 1, f":{said}{nl}")
+        if _is_usage(payload):  # its bytes, to leave out for a request that did not ask for usage
+            start = sum(len(w) for w in self.writes())
+            self._usage.append((start, start + len(("".join(written) + nl).encode("utf-8"))))
         return self.raw("".join(written) + nl)
 
     def comment(self, text: str = "keep-alive") -> SSEStream:
@@ -159,11 +163,13 @@ class SSEStream:
         return self.chunk({"tool_calls": [call]})
 
     def tool_calls(self, calls: list[tuple[str, str, str]], pieces: int = 3,
-                   interleave: bool = True, blank_id: bool = True) -> SSEStream:
+                   interleave: bool = False, blank_id: bool = True) -> SSEStream:
         """Several calls `(id, name, arguments_json)`, each in `pieces` fragments.
 
-        With `interleave` the fragments alternate between calls (index 0, 1, 0,
-        1, ...), as providers that stream parallel calls do.
+        By default one call after the other (all of index 0's fragments, then index
+        1's), as OpenAI streams parallel calls and its SDK's stream helper expects.
+        With `interleave` the fragments alternate between calls (index 0, 1, 0, 1,
+        ...): only for a check about assembling fragments by their index.
         """
         parts = [_cut(arguments, pieces) for _, _, arguments in calls]
         order = ([(k, n) for k in range(pieces) for n in range(len(calls))] if interleave
@@ -180,7 +186,12 @@ class SSEStream:
         return self.chunk({}, finish_reason=reason)
 
     def usage(self, prompt_tokens: int = 10, completion_tokens: int = 5) -> SSEStream:
-        """The `include_usage` chunk: no choices at all, only a usage object."""
+        """The `include_usage` chunk: no choices at all, only a usage object.
+
+        A provider sends it only to a request that asked (`stream_options:
+        {"include_usage": true}`); the server leaves it out of the reply to any other
+        (`without_usage`), so a check can script it always.
+        """
         usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                  "total_tokens": prompt_tokens + completion_tokens}
         return self.event({**self._head(), "choices": [], "usage": usage})
@@ -218,6 +229,25 @@ class SSEStream:
         self.items = [i for i in items if not isinstance(i, bytes) or i]
         return self
 
+    def without_usage(self) -> SSEStream:
+        """A copy without the bytes of its usage chunks (markers kept, the other writes cut as they were)."""
+        copy = SSEStream(self.model, self.newline, self.space, self.completion_id, self.created)
+        position = 0
+        for item in self.items:
+            if not isinstance(item, bytes):
+                copy.items.append(item)
+                continue
+            kept, end = item, position + len(item)
+            for a, z in reversed(self._usage):  # cut each span's overlap with this write, last first
+                lo, hi = max(a, position), min(z, end)
+                if lo < hi:
+                    kept = kept[:lo - position] + kept[hi - position:]
+            position = end
+            if kept:
+                copy.items.append(kept)
+        copy._payloads = [p for p in self._payloads if not _is_usage(p)]
+        return copy
+
     def writes(self) -> list[bytes]:
         """The bytes of each write, in order (markers left out)."""
         return [item for item in self.items if isinstance(item, bytes)]
@@ -235,6 +265,15 @@ class SSEStream:
     def _head(self) -> dict:
         return {"id": self.completion_id, "object": "chat.completion.chunk",
                 "created": self.created, "model": self.model}
+
+
+def _is_usage(payload: dict | str) -> bool:
+    """Whether a payload is the `include_usage` chunk (no choices, a usage object)."""
+    try:
+        value = json.loads(payload) if isinstance(payload, str) else payload
+    except ValueError:
+        return False
+    return isinstance(value, dict) and value.get("choices") == [] and "usage" in value
 
 
 def _cut(text: str, pieces: int) -> list[str]:

@@ -59,8 +59,12 @@ def get_status(url: str) -> int:
             return error.code
 
 
-def chat(messages: list | None = None, stream: bool = False) -> dict:
-    return {"model": "fake-model", "messages": messages or USER, "stream": stream}
+def chat(messages: list | None = None, stream: bool = False, usage: bool = True) -> dict:
+    """A valid request body; a streamed one asks for the usage chunk unless `usage` is False."""
+    body = {"model": "fake-model", "messages": messages or USER, "stream": stream}
+    if stream and usage:
+        body["stream_options"] = {"include_usage": True}
+    return body
 
 
 def sse_payloads(data: bytes) -> list[str]:
@@ -239,7 +243,7 @@ def test_split_writes_arrive_one_by_one_even_inside_a_utf8_character():
     with FakeModelServer([reply_stream(stream)]) as server:
         connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
         connection.request("POST", "/v1/chat/completions", json.dumps(chat(stream=True)),
-                           {"Content-Type": "application/json"})
+                           {"Content-Type": "application/json", "Authorization": "Bearer sk-test"})
         response = connection.getresponse()
         received = b""
         for write, gate in zip(writes, gates):
@@ -266,6 +270,7 @@ def test_a_raw_socket_sees_the_first_bytes_before_the_gate_opens():
         sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
         body = json.dumps(chat(stream=True)).encode()
         sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Authorization: Bearer sk-test\r\n"
                      + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
         assert gate.reached.wait(10)
         seen = recv_until(sock, b"\xe4\xb8\r\n")  # the first chunk ends inside the character
@@ -289,7 +294,8 @@ def test_a_gate_nobody_opens_times_out_and_the_stream_goes_on():
 
 CUT_CHILD = r"""
 import http.client, json, sys, urllib.request
-request = urllib.request.Request(sys.argv[1], data=b'{"model": "m", "messages": []}', method="POST")
+request = urllib.request.Request(sys.argv[1], data=b'{"model": "m", "messages": [{"role": "user", "content": "hi"}]}',
+                                 method="POST", headers={"Authorization": "Bearer sk-test"})
 lines = []
 try:
     with urllib.request.urlopen(request, timeout=20) as response:
@@ -347,7 +353,7 @@ def test_the_reference_gateway_in_a_child_gets_text_calls_and_usage_exactly():
         (request,) = server.requests
     assert code == 0, err
     assert "".join(d.get("text", "") for d in deltas) == "".join(TEXT)
-    assert [d["call"][0] for d in deltas if "call" in d] == [0, 1, 0, 1, 0, 1]
+    assert [d["call"][0] for d in deltas if "call" in d] == [0, 0, 0, 1, 1, 1]  # one call after the other
     assert merge_calls(deltas) == {0: list(calls[0]), 1: list(calls[1])}
     assert {"usage": [12, 34]} in deltas and {"finish": "tool_calls"} in deltas
     assert request.stream and request.json["stream_options"] == {"include_usage": True}
@@ -430,11 +436,13 @@ def answer(call_id: str) -> dict:
     return {"role": "tool", "tool_call_id": call_id, "content": "ok"}
 
 
-def test_an_invalid_chain_gets_a_400_naming_it_only_when_enforced():
+def test_an_invalid_chain_gets_a_400_naming_it_unless_the_check_says_otherwise():
     broken = [*USER, ASKS, answer("call_1"), {"role": "user", "content": "next"}]
-    with FakeModelServer([reply_json("lenient")]) as lenient:
+    with FakeModelServer([reply_json("lenient")], enforce_chain=False) as loose:
+        assert post(loose.base_url + "/chat/completions", chat(broken))[0] == 200
+    with FakeModelServer([reply_json("lenient")], lenient=True) as lenient:
         assert post(lenient.base_url + "/chat/completions", chat(broken))[0] == 200
-    with FakeModelServer([reply_json("fine")], enforce_chain=True) as strict:
+    with FakeModelServer([reply_json("fine")]) as strict:
         status, _, body = post(strict.base_url + "/chat/completions", chat(broken))
         message = json.loads(body)["error"]["message"]
         assert post(strict.base_url + "/chat/completions", chat([*USER, ASKS, answer("call_2"),
@@ -464,12 +472,15 @@ def test_valid_chain_names_the_first_problem(messages, problem):
 # -- the builder -------------------------------------------------------------------
 
 def test_tool_call_fragments_have_the_providers_shape():
-    stream = SSEStream().tool_calls([("c0", "a", '{"x": 1}'), ("c1", "b", '{"y": 2}')], pieces=2)
+    calls = [("c0", "a", '{"x": 1}'), ("c1", "b", '{"y": 2}')]
+    stream = SSEStream().tool_calls(calls, pieces=2)
     fragments = [json.loads(p)["choices"][0]["delta"]["tool_calls"][0] for p in stream.payloads()]
-    assert [f["index"] for f in fragments] == [0, 1, 0, 1]
+    assert [f["index"] for f in fragments] == [0, 0, 1, 1]  # by default one call after the other
     assert fragments[0] == {"index": 0, "id": "c0", "type": "function",
                             "function": {"name": "a", "arguments": '{"x"'}}
-    assert fragments[2] == {"index": 0, "id": "", "function": {"arguments": ': 1}'}}
+    assert fragments[1] == {"index": 0, "id": "", "function": {"arguments": ': 1}'}}
+    mixed = SSEStream().tool_calls(calls, pieces=2, interleave=True).payloads()
+    assert [json.loads(p)["choices"][0]["delta"]["tool_calls"][0]["index"] for p in mixed] == [0, 1, 0, 1]
     (bare,) = SSEStream().tool_call(0, "x").payloads()
     assert json.loads(bare)["choices"][0]["delta"]["tool_calls"] == [{"index": 0, "function": {"arguments": "x"}}]
 
@@ -500,7 +511,8 @@ def test_it_speaks_http_1_1_chunked_without_touching_werkzeug_or_the_terminal(ca
     with FakeModelServer([reply_stream(stream)]) as server:
         assert vars(WSGIRequestHandler).get("protocol_version") == werkzeug_default
         connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-        connection.request("POST", "/v1/chat/completions", json.dumps(chat(stream=True)))
+        connection.request("POST", "/v1/chat/completions", json.dumps(chat(stream=True)),
+                           {"Authorization": "Bearer sk-test"})
         response = connection.getresponse()
         assert (response.version, response.getheader("Transfer-Encoding")) == (11, "chunked")
         assert response.read() == stream.to_bytes()

@@ -217,16 +217,19 @@ def test_one_call_merged(ctx):
 
 
 def test_two_calls_interleaved(ctx):
-    """Two tool calls whose fragments interleave (index 0, 1, 0, 1; in a second reply in a random order that opens with index 1; continuations with "id": "") are both shown with their exact names and arguments, in index order, not in order of arrival, and the next request carries both with their ids."""
+    """Two tool calls whose fragments interleave (index 0, 1, 0, 1; in a second reply one call after the other, as OpenAI streams them; continuations with "id": "") are both shown with their exact names and arguments, in index order, and the next request carries both with their ids."""
     say = ctx.say
     rng = ctx.rng("two-calls-interleaved")
     model = model_name(ctx, "two-calls-interleaved")
     replies, turns = [], []
-    for first, suffix in ((0, ""), (1, "_arrival")):  # the second reply's first fragment is index 1's
+    # The first reply interleaves the calls' fragments (0, 1, 0, 1): kept on purpose, as the
+    # robustness case of this check about assembling by index. The second streams them one call
+    # after the other, as OpenAI does.
+    for together, suffix in ((True, ""), (False, "_in_turn")):
         calls = _two_calls(rng)
         reply = Reply(rng, model).role().text(cut(rng, reply_text(rng, (3, 6)), 2))
         started: set[int] = set()
-        for index, part in interleaved(rng, calls, first):
+        for index, part in interleaved(rng, calls, together):
             opens = index not in started
             started.add(index)
             reply.fragment(index, part, id=calls[index][0] if opens else None,

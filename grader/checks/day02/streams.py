@@ -195,37 +195,24 @@ def cut_json(rng: random.Random, text: str, pieces: int) -> list[str]:
     return [text[a:b] for a, b in zip([0, *points], [*points, len(text)])]
 
 
-def interleaved(rng: random.Random, calls: list[tuple[str, str, dict]], first: int = 0) -> list[tuple[int, str]]:
-    """The fragments of several calls, interleaved: (index, text).
+def interleaved(rng: random.Random, calls: list[tuple[str, str, dict]], together: bool = True) -> list[tuple[int, str]]:
+    """The fragments of several calls: (index, text).
 
     Each call's arguments JSON is cut at random places (one next to a space inside a
-    string) into the same number of fragments, at least two, so no call is whole before
-    the others start. With `first=0` they alternate by index (0, 1, 0, 1, ...); with
-    another `first` the stream opens with a fragment of that call and the rest come in
-    a random order (each call's own fragments in order, the calls still overlapping):
-    the order calls first appear in is then not their index order.
+    string) into the same number of fragments, at least two. With `together` they
+    alternate by index (0, 1, 0, 1, ...), so no call is whole before the others start:
+    the robustness case of a check about assembling fragments by their index. Without
+    it the calls come one after the other (all of index 0's fragments, then index 1's),
+    as OpenAI streams parallel calls. Either way the stream opens with index 0.
     """
     texts = [json.dumps(args, ensure_ascii=rng.random() < 0.3) for _, _, args in calls]
     count = rng.randint(2, 5)
     parts = [cut_json(rng, text, count) for text in texts]
     count = min(len(p) for p in parts)
     parts = [p[:count - 1] + ["".join(p[count - 1:])] for p in parts]
-    if first == 0:
+    if together:
         return [(index, parts[index][k]) for k in range(count) for index in range(len(calls))]
-    rest = [index for index in range(len(calls)) for _ in range(count - (index == first))]
-    while True:
-        rng.shuffle(rest)
-        order = [first, *rest]
-        ends = {index: max(k for k, i in enumerate(order) if i == index) for index in range(len(calls))}
-        starts = {index: order.index(index) for index in range(len(calls))}
-        if all(starts[i] < ends[first] for i in starts):  # every call starts before the first one is whole
-            break
-    taken = [0] * len(calls)
-    fragments = []
-    for index in order:
-        fragments.append((index, parts[index][taken[index]]))
-        taken[index] += 1
-    return fragments
+    return [(index, parts[index][k]) for index in range(len(calls)) for k in range(count)]
 
 
 def cut_points(rng: random.Random, data: bytes, extra: int) -> list[int]:

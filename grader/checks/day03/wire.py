@@ -35,7 +35,7 @@ def calls_reply(rng: random.Random, model: str, calls: list[tuple[str, str, dict
     (args given as a string are sent as they are: a model's broken JSON)."""
     stream = SSEStream(model).role().text(words(rng, (2, 5)) + " ")
     stream.tool_calls([(i, n, a if isinstance(a, str) else json.dumps(a, ensure_ascii=False)) for i, n, a in calls],
-                      pieces=rng.randint(1, 3), interleave=rng.random() < 0.5)
+                      pieces=rng.randint(1, 3))
     return reply_stream(stream.finish("tool_calls").usage(rng.randint(50, 900), rng.randint(5, 90)).done())
 
 

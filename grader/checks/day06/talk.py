@@ -74,7 +74,7 @@ def calls_reply(rng, model: str, text: str, calls: list[tuple[str, str, dict]]):
     """A streamed answer that asks for tools: `calls` are (id, name, args)."""
     stream = SSEStream(model).role().text(*_pieces(rng, text))
     stream.tool_calls([(cid, name, json.dumps(args, ensure_ascii=False)) for cid, name, args in calls],
-                      pieces=2, interleave=len(calls) > 1)
+                      pieces=2)
     return reply_stream(stream.finish("tool_calls").usage(rng.randrange(50, 900), 9).done())
 
 
@@ -88,7 +88,8 @@ def error_reply(rng, status: int, headers: dict | None = None):
     """A status with a body as providers (or the proxies in front of them) send it."""
     message = error_message(rng)
     if status >= 500 and rng.random() < 0.3:  # a proxy's page, not JSON
-        return reply_status(status, headers=headers, text=f"<html><body><h1>{status}</h1>{message}</body></html>")
+        return reply_status(status, headers={"Content-Type": "text/html; charset=utf-8", **(headers or {})},
+                            text=f"<html><body><h1>{status}</h1>{message}</body></html>")
     kind = "server_error" if status >= 500 else "rate_limit_error" if status == 429 else "invalid_request_error"
     return reply_status(status, error_body(message, kind), headers)
 

@@ -109,13 +109,13 @@ def test_the_screen_script_stays_off_the_assistant_text_branch():
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_fragments_that_open_with_index_1_overlap_and_join_back(seed):
+def test_fragments_one_call_after_the_other_open_with_index_0_and_join_back(seed):
     streams = checks_module("streams")
     rng = random.Random(seed)
     calls = [(streams.call_id(rng), streams.tool_name(rng), streams.tool_args(rng)) for _ in range(2)]
-    fragments = streams.interleaved(rng, calls, first=1)
+    fragments = streams.interleaved(rng, calls, together=False)
     indexes = [index for index, _ in fragments]
-    assert indexes[0] == 1 and indexes.index(0) < len(indexes) - 1 - indexes[::-1].index(1), "call 0 starts first"
+    assert indexes == sorted(indexes) and indexes[0] == 0 and indexes.count(0) >= 2, "index 0's fragments, then 1's"
     for n, (_, _, args) in enumerate(calls):
         assert json.loads("".join(part for index, part in fragments if index == n)) == args
 
@@ -135,3 +135,47 @@ def test_framing_turns_hold_done_in_a_delta_and_a_comment_inside_an_event(seed):
     assert "".join(pieces) == text and any("[DONE]" in piece for piece in pieces), pieces
     assert payloads[-1] == "[DONE]" and payloads.count("[DONE]") == 1
     assert re.search(rb"data:[^\r\n]*\r?\n:[^\r\n]*\r?\ndata:", data), "a comment between two data: lines of one event"
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_official_sdk_reads_the_generated_streams_as_the_checks_intend(seed):
+    """The day's generated streams, framing edges, cuts anywhere and both call orders, read by a
+    client nobody here wrote (the `openai` SDK, against the fake server on 127.0.0.1)."""
+    import openai
+
+    from grader.checkkit.fakeserver import FakeModelServer, reply_stream
+
+    checks, streams = checks_module(), checks_module("streams")
+    rng = random.Random(seed)
+    text, reply = checks._turn(rng, "m", streams.every_feature(rng, 10), 0.6, done_inside=True)
+    data = reply.stream.to_bytes()
+    reply.stream.split_at(*rng.sample(range(1, len(data)), 30))
+    calls = checks._two_calls(rng)
+    replies = []
+    for together in (True, False):
+        with_calls = streams.Reply(rng, "m", streams.every_feature(rng, 12), 0.5).role()
+        started: set[int] = set()
+        for index, part in streams.interleaved(rng, calls, together):
+            opens = index not in started
+            started.add(index)
+            with_calls.fragment(index, part, id=calls[index][0] if opens else None,
+                                name=calls[index][1] if opens else None)
+        replies.append(with_calls.finish("tool_calls").usage(5, 6).done())
+    with FakeModelServer([reply_stream(r.stream) for r in (reply, *replies)]) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="sk-test", max_retries=0, timeout=10,
+                               http_client=openai.DefaultHttpxClient(trust_env=False))
+        read = [list(client.chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}],
+                                                    stream=True, stream_options={"include_usage": True}))
+                for _ in range(3)]
+        assert server.problems == []
+    assert "".join(c.choices[0].delta.content or "" for c in read[0] if c.choices) == text
+    assert [c.usage is not None for c in read[0]].count(True) == 1
+    for chunks in read[1:]:
+        got: dict[int, list] = {}
+        for chunk in chunks:
+            for part in (chunk.choices[0].delta.tool_calls or []) if chunk.choices else []:
+                call = got.setdefault(part.index, ["", "", ""])
+                call[0] = call[0] or part.id or ""
+                call[1] = call[1] or part.function.name or ""
+                call[2] += part.function.arguments or ""
+        assert {k: (i, n, json.loads(a)) for k, (i, n, a) in got.items()} == dict(enumerate(calls))

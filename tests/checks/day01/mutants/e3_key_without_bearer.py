@@ -1,11 +1,10 @@
 """E3: sends the key as the whole Authorization header, without the "Bearer " scheme.
 
-A server that checks the scheme (all OpenAI-compatible ones do) answers 401; the
-grader's fake server in the other checks does not check keys, so only the request
-itself shows it.
+A server that checks the scheme (all OpenAI-compatible ones do, and so does the
+grader's fake server) answers 401: the request shows it, and no reply arrives.
 """
 TARGET = "mca/gateway/openai_compat.py"
-FAILS = ("request-shape",)
+FAILS = ("request-shape", "reply-parsed", "http-error-one-line")
 
 
 def build_request(base_url, api_key, model, messages, *, stream=False, tools=None):

@@ -1,11 +1,10 @@
-"""E2: keeps the calls in slots numbered by first arrival, each slot remembering its index.
-
-Fragments find their call by index, so every call's arguments are right; but the calls
-come out in the order they first appeared. When the call of index 1 starts first, the
-calls are shown, sent back and answered in the wrong order.
+"""A correct E2 written differently: slots numbered by first arrival, each remembering its
+index; a fragment finds its slot by index. Providers open a reply's calls in index order
+(index 0 first, whether the fragments come one call after the other or interleaved), so the
+slots are in index order too.
 """
 TARGET = "mca/agent/loop.py"
-FAILS = ("two-calls-interleaved",)
+FAILS = ()
 
 
 def merge_chunk(pieces, chunk):
