@@ -76,8 +76,8 @@ def test_streams_before_done(ctx):
         key = {False: "stream.not_flushed", True: "stream.held_before_screen"}.get(flushes, "stream.not_streamed")
         raise CheckFailed(say(key, seconds=WAIT_SECONDS), expected=repr(first), seen=repr(shown))
     if result.returncode != 0 or not result.stdout.startswith(text):
-        raise CheckFailed(say("stream.rest_missing", status=result.returncode), expected=repr(text),
-                          seen=repr(result.stdout[:len(text) + 20]) if result.returncode == 0 else ctx.evidence(result))
+        seen = short(repr(result.stdout), len(repr(text)) + 20) if result.returncode == 0 else ctx.evidence(result)
+        raise CheckFailed(say("stream.rest_missing", status=result.returncode), expected=repr(text), seen=seen)
 
 
 def _screen_flushes(ctx, text: str) -> bool | None:
