@@ -1,7 +1,7 @@
 """The check kit: what every day's checks build on (pre-commit's model: a new kind
 is one module on shared helpers).
 
-* failures.py  - CheckFailed, short, differing, expect_equal
+* failures.py  - CheckFailed, short, short_end, differing, expect_equal
 * context.py   - CheckContext (`ctx`): run the lab's agent or a harness, scratch dirs, seeded inputs
 * children.py  - evidence from a failed child, expected exit status, JSON output
 * messages.py  - the message catalogue (student-facing text lives in TOML)
@@ -9,8 +9,8 @@ is one module on shared helpers).
 * sessionlog.py - the lenient reader of session logs (the log format is a course contract)
 """
 
-from grader.checkkit.failures import CheckFailed, differing, expect_equal, short
+from grader.checkkit.failures import CheckFailed, differing, expect_equal, short, short_end
 from grader.checkkit.waiting import wait_until
 from grader.spawn import ChildResult, ChildTimeout
 
-__all__ = ["CheckFailed", "ChildResult", "ChildTimeout", "differing", "expect_equal", "short", "wait_until"]
+__all__ = ["CheckFailed", "ChildResult", "ChildTimeout", "differing", "expect_equal", "short", "short_end", "wait_until"]

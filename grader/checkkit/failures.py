@@ -24,6 +24,12 @@ def short(value: object, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def short_end(value: object, limit: int = 300) -> str:
+    """Like `short`, but the end of `value` is kept: an ellipsis, then its last characters."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else "…" + text[len(text) - limit + 1:]
+
+
 def expect_equal(seen: object, expected: object, message: str) -> None:
     """Raise CheckFailed(message) unless seen == expected."""
     if seen != expected:

@@ -125,5 +125,15 @@ def has_traceback(result: ChildResult) -> bool:
     return "Traceback (most recent call last)" in result.stderr + result.stdout
 
 
+def stub_that_raised(result: ChildResult) -> str | None:
+    """The function whose TODO stub ended the child, from its traceback: the innermost frame
+    of a traceback that ends in NotImplementedError (None for any other ending)."""
+    lines = [line for line in result.stderr.split("\n") if line.strip()]
+    if not lines or not lines[-1].startswith("NotImplementedError"):
+        return None
+    frames = re.findall(r'^\s*File "[^"]*", line \d+, in (\S+)\s*$', result.stderr, re.MULTILINE)
+    return frames[-1] if frames else None
+
+
 def squeezed(text: str) -> str:
     return " ".join(str(text).split())

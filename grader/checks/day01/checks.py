@@ -3,8 +3,9 @@
 The contract is shared/days/day-01.md. How the checks get their inputs:
 
 * one-shot, repl-starts, remembers-a-name and repl-edges run the lab's agent with the
-  mock (`python -m mca`, a prompt argument or lines on a pipe; repl-edges sends Ctrl-C
-  to the running REPL and then ends its input);
+  mock (`python -m mca`, a prompt argument or lines on a pipe; repl-edges gives a name,
+  sends Ctrl-C to the running REPL, asks for the name and then ends its input, and
+  compares the answer with that of a REPL given the same lines without the Ctrl-C);
 * history-carried and system-prompt-once hold a conversation with the lab's Chat over
   a gateway that records every message list it is handed (harnesses/chat_turns.py):
   what Chat.ask sends is judged at the seam, apart from the HTTP client;
@@ -24,12 +25,13 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from grader.checkkit import CheckFailed
+from grader.checkkit import CheckFailed, differing, short, short_end
 from grader.checkkit.fakeserver import FakeModelServer, error_body, reply_json, reply_status
 
 from . import inputs
 from .calls import (CHAT_PATH, NOT_MOCK, chat_turns, closed_port, expect_chat_request, harness_answers,
-                    has_traceback, one_shot, said_lines, shown_lines, squeezed, stub_or_raised, wire_env)
+                    has_traceback, one_shot, said_lines, shown_lines, squeezed, stub_or_raised, stub_that_raised,
+                    wire_env)
 from .prompts import PROMPT, Live, answers, talk
 from .roles import first_difference, roles
 
@@ -55,7 +57,7 @@ def test_repl_starts(ctx):
     result = talk(ctx, [f"my name is {name}", "/exit", f"my name is {later}"], "repl-starts")
     ctx.expect_ok(result, ctx.say("agent.failed", command=result.short_command(), status=result.returncode))
     if PROMPT not in result.stdout:
-        raise CheckFailed(ctx.say("agent.no_prompt"), seen=result.stdout[-300:] or ctx.say("brief.no_stdout"))
+        raise CheckFailed(ctx.say("agent.no_prompt"), seen=short_end(result.stdout, 300) or ctx.say("brief.no_stdout"))
     said = answers(result.stdout)
     if said[0] != inputs.nice_to_meet(name):
         raise CheckFailed(ctx.say("agent.repl_reply", line=f"my name is {name}"),
@@ -67,11 +69,9 @@ def test_repl_starts(ctx):
 # --------------------------------------------------------------------------- E1, E2: the history
 
 def test_history_carried(ctx):
-    """Every turn's request starts with a system message and then carries the whole conversation so far: each earlier user and assistant message, in order, then the new user message, nothing else."""
+    """Every turn's request starts with a system message and then carries the whole conversation so far: each earlier user and assistant message, in order and exactly as said (an empty reply and white space at a reply's ends included), then the new user message, nothing else."""
     rng = ctx.rng("history-carried")
-    users, replies = inputs.conversation(rng, rng.randint(4, 7))
-    again, earlier = rng.randrange(2, len(users)), rng.randrange(0, 2)  # people repeat themselves
-    users[again], replies[again] = users[earlier], replies[earlier]
+    users, replies = inputs.conversation(rng, rng.randint(4, 7), repeat=True)  # an empty reply, a padded one
     requests = chat_turns(ctx, users, replies, "history-carried")
     said = [m for pair in zip(users, replies) for m in ({"role": "user", "content": pair[0]},
                                                         {"role": "assistant", "content": pair[1]})]
@@ -83,8 +83,7 @@ def test_history_carried(ctx):
         wrong = first_difference(ctx.say, carried, expected)
         if wrong is not None:
             raise CheckFailed(ctx.say("history.not_carried", turn=turn, count=len(expected), why=wrong),
-                              expected=ctx.say("brief.system_then", roles=roles(expected)),
-                              seen=ctx.say("brief.system_then", roles=roles(carried)))
+                              expected=roles([request[0], *expected]), seen=roles(request))
 
 
 def test_remembers_a_name(ctx):
@@ -98,7 +97,7 @@ def test_remembers_a_name(ctx):
     said = answers(result.stdout)
     if len(said) < len(lines):
         raise CheckFailed(ctx.say("name.short", lines=len(lines) - 1, count=max(0, len(said) - 1)),
-                          seen=" | ".join(said)[-300:])
+                          seen=short_end(" | ".join(said), 300))
     if said[0] != inputs.NO_RECORD:
         raise CheckFailed(ctx.say("name.knew_before"), expected=inputs.NO_RECORD, seen=said[0])
     if said[1] != inputs.nice_to_meet(name):
@@ -168,7 +167,7 @@ def _judge_request(say, base, url, request, key, model, messages) -> None:
         raise CheckFailed(say("shape.content_type", base=base), seen=_header(say, request, "content-type"))
     body = request.json
     if not isinstance(body, dict):
-        raise CheckFailed(say("shape.not_json", base=base), seen=request.body[:200])
+        raise CheckFailed(say("shape.not_json", base=base), seen=short(request.body, 200))
     if body.get("model") != model:
         raise CheckFailed(say("shape.model", base=base), expected=model,
                           seen=body.get("model", say("brief.no_model_field")))
@@ -192,9 +191,9 @@ def _header(say, request, name: str) -> str:
 # --------------------------------------------------------------------------- E4: the answer
 
 def test_reply_parsed(ctx):
-    """Against the fake server, the one-shot prints choices[0].message.content exactly; a reply whose content is null, or whose message has no content key at all, prints nothing and exits 0."""
+    """Against the fake server, the one-shot prints choices[0].message.content exactly, white space at its ends included, then one newline; a reply whose content is null, or whose message has no content key at all, prints nothing and exits 0."""
     say, rng = ctx.say, ctx.rng("reply-parsed")
-    key, model, content = inputs.api_key(rng), inputs.model_name(rng), inputs.text(rng)
+    key, model, content = inputs.api_key(rng), inputs.model_name(rng), inputs.padded_text(rng)
     absent, shape = inputs.reply_without_content(rng, model)
     shape = say(shape)
     with FakeModelServer([reply_json(content, model=model), reply_json(None, model=model), absent]) as server:
@@ -204,9 +203,9 @@ def test_reply_parsed(ctx):
         empty = one_shot(ctx, inputs.typed_line(rng), env, "reply-parsed-null")
         missing = one_shot(ctx, inputs.typed_line(rng), env, "reply-parsed-no-content")
     ctx.expect_ok(full, say("reply.failed", status=full.returncode))
-    if full.stdout.rstrip("\n") != content:
-        raise CheckFailed(say("reply.not_content"), expected=content,
-                          seen=full.stdout.rstrip("\n") or say("brief.nothing"))
+    if full.stdout != content + "\n":  # byte for byte: the reply's own white space at its ends is the reply
+        seen, expected = differing(full.stdout, content + "\n")
+        raise CheckFailed(say("reply.not_content"), expected=expected, seen=seen)
     ctx.expect_ok(empty, say("reply.null_failed", status=empty.returncode))
     if empty.stdout.strip() or has_traceback(empty):
         raise CheckFailed(say("reply.null_printed"), expected=say("brief.no_stdout"),
@@ -214,7 +213,7 @@ def test_reply_parsed(ctx):
     if missing.returncode != 0 or has_traceback(missing) or missing.stdout.strip():
         raise CheckFailed(say("reply.absent", shape=shape, status=missing.returncode),
                           expected=say("brief.no_stdout_status_0"),
-                          seen=missing.stdout.strip()[:200] or ctx.evidence(missing))
+                          seen=short(missing.stdout.strip(), 200) or ctx.evidence(missing))
 
 
 def test_http_error_one_line(ctx):
@@ -236,7 +235,7 @@ def test_http_error_one_line(ctx):
                 problem = say("error.lines_in_message", code=code, count=len(lines))
             else:
                 problem = say("error.lines", code=code, count=len(lines))
-            raise CheckFailed(problem, expected=f"HTTP {code}: {squeezed(message)}", seen=" | ".join(lines)[:300])
+            raise CheckFailed(problem, expected=f"HTTP {code}: {squeezed(message)}", seen=short(" | ".join(lines), 300))
         if not re.search(rf"(?<!\d){code}(?!\d)", lines[0]) or squeezed(message) not in squeezed(lines[0]):
             raise CheckFailed(say("error.unnamed", code=code), expected=f"HTTP {code}: {squeezed(message)}",
                               seen=lines[0])
@@ -256,10 +255,10 @@ def test_http_error_one_line(ctx):
         lines = shown_lines(result)
         if len(lines) != 1:
             raise CheckFailed(say("error.lines_not_json", code=code, body=body, count=len(lines)),
-                              seen=" | ".join(lines)[:300])
+                              seen=short(" | ".join(lines), 300))
         if not re.search(rf"(?<!\d){code}(?!\d)", lines[0]) or (named and squeezed(text) not in squeezed(lines[0])):
             raise CheckFailed(say("error.unnamed_not_json", code=code, body=body),
-                              expected=f"HTTP {code}: {squeezed(text)[:120]}", seen=lines[0])
+                              expected=f"HTTP {code}: {short(squeezed(text), 120)}", seen=lines[0])
 
 
 def test_server_unreachable(ctx):
@@ -271,8 +270,12 @@ def test_server_unreachable(ctx):
                **NOT_MOCK}
         result = one_shot(ctx, inputs.typed_line(rng), env, "server-unreachable")
     if has_traceback(result):
-        if "NotImplementedError: TODO(" in result.stderr:
-            raise CheckFailed(say("unreachable.stub"), seen=ctx.evidence(result))
+        stub = stub_that_raised(result)  # the function whose TODO raised, from the traceback's last frame
+        if stub is not None:
+            problem = (say("unreachable.stub_request") if stub == "build_request"
+                       else say("unreachable.stub_error") if stub == "error_of"
+                       else say("unreachable.stub_other", function=stub))
+            raise CheckFailed(problem, seen=ctx.evidence(result))
         raise CheckFailed(say("unreachable.traceback"), seen=ctx.evidence(result))
     if result.returncode != 1:
         raise CheckFailed(say("unreachable.status", status=result.returncode), seen=ctx.evidence(result))
@@ -280,16 +283,19 @@ def test_server_unreachable(ctx):
     if len(lines) != 1 or f"127.0.0.1:{port}" not in lines[0]:
         raise CheckFailed(say("unreachable.unnamed", base=base, count=len(lines)),
                           expected=say("brief.one_line_naming", base=base),
-                          seen=" | ".join(lines)[:300] or say("brief.nothing"))
+                          seen=short(" | ".join(lines), 300) or say("brief.nothing"))
 
 
 # --------------------------------------------------------------------------- E5: the REPL's edges
 
 def test_repl_edges(ctx):
-    """In the REPL an empty or blank line sends nothing, Ctrl-C at the prompt gives a fresh prompt and the REPL goes on, and the end of input exits with status 0."""
+    """In the REPL an empty or blank line sends nothing, Ctrl-C at the prompt gives a fresh prompt and keeps the conversation (a question that needs the name given before it is answered as in the same REPL without the Ctrl-C), and the end of input exits with status 0."""
     say, rng = ctx.say, ctx.rng("repl-edges")
     name = inputs.random_name(rng)
     blank = rng.choice((" ", "   ", "\t", " \t "))
+    # What the same REPL answers without the Ctrl-C: the answer after it must be the same. So
+    # the check needs nothing of how the history is carried (E1's checks judge that).
+    unbroken = answers(talk(ctx, [f"my name is {name}", inputs.ASK_NAME, "/exit"], "repl-edges-unbroken").stdout)
     with ctx.start_agent(cwd=ctx.workspace("repl-edges")) as child:
         live = Live(ctx, child)
         live.expect_prompt(1, say("doing.starting"))
@@ -299,13 +305,17 @@ def test_repl_edges(ctx):
         live.expect_prompt(3, say("doing.blank_line"))
         if live.between(1, 3):
             raise CheckFailed(say("edges.sent_empty"), expected=say("brief.no_reply"),
-                              seen=squeezed(live.between(1, 3))[:200])
-        live.interrupt(4)
+                              seen=short(squeezed(live.between(1, 3)), 200))
         child.send(f"my name is {name}\n")
-        live.expect_prompt(5, say("doing.after_ctrl_c", name=name))
-        if live.after(4) != inputs.nice_to_meet(name):
-            raise CheckFailed(say("edges.after_ctrl_c", name=name), expected=inputs.nice_to_meet(name),
-                              seen=live.after(4) or say("brief.nothing"))
+        live.expect_prompt(4, say("doing.name", name=name))
+        live.interrupt(5)
+        child.send(inputs.ASK_NAME + "\n")
+        live.expect_prompt(6, say("doing.after_ctrl_c"))
+        after = live.after(5)
+        if not after:
+            raise CheckFailed(say("edges.after_ctrl_c"), expected=say("brief.a_reply"), seen=say("brief.nothing"))
+        if len(unbroken) >= 2 and after != unbroken[1]:
+            raise CheckFailed(say("edges.forgot_after_ctrl_c", name=name), expected=unbroken[1], seen=after)
         child.close_stdin()
         result = live.finish(10, say("doing.end_of_input"))
     if has_traceback(result) or result.returncode != 0:

@@ -3,6 +3,17 @@
 Names, prompts, replies, server error messages, model names and keys all come from
 the run's seed, so no lab can pass by knowing them in advance; `--seed N` draws the
 same ones again.
+
+Edge cases every draw holds (not only some seeds; tests/checks/day01 asserts them):
+
+* `conversation`: one reply is empty and another has white space (spaces, tabs, line
+  breaks) at both ends, both before the last turn, so a later request must carry them
+  back exactly (history-carried, system-prompt-once); with `repeat`, one user line is
+  said twice, at turns far apart;
+* `padded_text`: white space at both ends, a line break among it at the end, so the
+  one-shot's output is compared byte for byte, never after a strip (reply-parsed);
+* repl-edges gives a name before Ctrl-C and asks for it after, so the answer needs the
+  conversation from before the Ctrl-C.
 """
 
 from __future__ import annotations
@@ -105,9 +116,30 @@ def api_key(rng: random.Random) -> str:
     return f"sk-{rng.getrandbits(96):024x}"
 
 
-def conversation(rng: random.Random, turns: int) -> tuple[list[str], list[str]]:
-    """What the user says and what the model answers, turn by turn (any text)."""
-    return [text(rng) for _ in range(turns)], [text(rng) for _ in range(turns)]
+# White space a reply may start or end with (models often end with a line break).
+LEADING = (" ", "  ", "\n", " \n", "\t", "\n\n  ")
+TRAILING = ("\n", " ", "  \n", "\n\n", "\t\n", " \n ")
+
+
+def padded_text(rng: random.Random) -> str:
+    """Any text with white space at both ends, always a line break among what ends it."""
+    end = rng.choice(TRAILING)
+    return rng.choice(LEADING) + text(rng) + (end if "\n" in end else end + "\n")
+
+
+def conversation(rng: random.Random, turns: int, repeat: bool = False) -> tuple[list[str], list[str]]:
+    """What the user says and what the model answers, turn by turn (any text), `turns` >= 3.
+
+    Every draw holds an empty reply and a reply with white space at both ends, at two of
+    the turns before the last (the last reply is never carried back); with `repeat`, the
+    user says an earlier line again (turn 3 or later repeats turn 1 or 2)."""
+    users, replies = [text(rng) for _ in range(turns)], [text(rng) for _ in range(turns)]
+    if repeat:
+        again, earlier = rng.randrange(2, turns), rng.randrange(0, 2)  # people repeat themselves
+        users[again], replies[again] = users[earlier], replies[earlier]
+    empty, padded = rng.sample(range(turns - 1), 2)
+    replies[empty], replies[padded] = "", padded_text(rng)
+    return users, replies
 
 
 def request_messages(rng: random.Random) -> list[dict]:

@@ -22,11 +22,18 @@ def roles(messages: list) -> str:
 def first_difference(say, seen: list, expected: list) -> str | None:
     """How `seen` differs from `expected` (how many, then role and content in order), or None."""
     if len(seen) != len(expected):
+        pairs = [(m.get("role"), m.get("content")) for m in seen]
+        if pairs == [(m["role"], m["content"]) for m in expected if m["content"] != ""]:
+            return say("diff.empty_dropped", count=len(seen), expected=len(expected))
         return say("diff.count", count=len(seen), expected=len(expected))
     for index, (got, want) in enumerate(zip(seen, expected), 1):
         if got.get("role") != want["role"]:
             return say("diff.role", index=index, role=got.get("role"), expected=want["role"])
-        if got.get("content") != want["content"]:
-            return say("diff.content", index=index, role=want["role"], seen=short(got.get("content"), 80),
+        content = got.get("content")
+        if content != want["content"]:
+            if isinstance(content, str) and content.strip() == want["content"].strip():
+                return say("diff.ends", index=index, role=want["role"], seen=short(repr(content), 80),
+                           expected=short(repr(want["content"]), 80))
+            return say("diff.content", index=index, role=want["role"], seen=short(content, 80),
                        expected=short(want["content"], 80))
     return None

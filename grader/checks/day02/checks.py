@@ -25,13 +25,13 @@ from __future__ import annotations
 import json
 import re
 
-from grader.checkkit import CheckFailed, wait_until
+from grader.checkkit import CheckFailed, short, short_end, wait_until
 from grader.checkkit.draws import ASCII_WORDS, CJK_WORDS, EMOJI
 from grader.checkkit.fakeserver import FakeModelServer, Gate, reply_stream
 
 from .merging import call_problem, merged, one_call_cases
 from .screening import described, first_difference, rendered, script
-from .streams import (Reply, call_id, cut, cut_cases, cut_keeping, cut_points, every_feature, interleaved,
+from .streams import (Reply, call_id, cut, cut_cases, cut_keeping, cut_points, every_feature, interleaved, padded,
                       reply_text, short_text, tool_args, tool_name, with_done_marker)
 from .wire import (call_lines, converse, error_lines, expect_texts, model_name, one_shots, status_kinds,
                    tokens_lines)
@@ -72,10 +72,26 @@ def test_streams_before_done(ctx):
             raise CheckFailed(say(key, status=result.returncode), seen=ctx.evidence(result))
         if not reached:
             raise CheckFailed(say("stream.no_request", seconds=WAIT_SECONDS), seen=ctx.evidence(result))
-        raise CheckFailed(say("stream.not_streamed", seconds=WAIT_SECONDS), expected=repr(first), seen=repr(shown))
+        flushes = _screen_flushes(ctx, first)  # which side of the screen holds the piece back
+        key = {False: "stream.not_flushed", True: "stream.held_before_screen"}.get(flushes, "stream.not_streamed")
+        raise CheckFailed(say(key, seconds=WAIT_SECONDS), expected=repr(first), seen=repr(shown))
     if result.returncode != 0 or not result.stdout.startswith(text):
-        raise CheckFailed(say("stream.rest_missing", status=result.returncode), expected=repr(text),
-                          seen=repr(result.stdout[:len(text) + 20]) if result.returncode == 0 else ctx.evidence(result))
+        seen = short(repr(result.stdout), len(repr(text)) + 20) if result.returncode == 0 else ctx.evidence(result)
+        raise CheckFailed(say("stream.rest_missing", status=result.returncode), expected=repr(text), seen=seen)
+
+
+def _screen_flushes(ctx, text: str) -> bool | None:
+    """Whether the lab's Screen.show, given one TextDelta of `text`, writes it and flushes after
+    (harnesses/screen.py, on streams that note each write and flush); None if it cannot tell."""
+    harness = ctx.harness("screen")
+    job = harness.parent / "flush-probe.json"
+    job.write_text(json.dumps({"flush_probe": text}, ensure_ascii=False), encoding="utf-8")
+    result = ctx.run_harness(harness, str(job))
+    try:
+        probe = json.loads(result.stdout.strip().split("\n")[-1]).get("flush_probe") or {}
+    except (ValueError, IndexError, AttributeError):
+        return None
+    return probe.get("flushed") if probe.get("wrote") is True else None
 
 
 def test_no_doubled_text(ctx):
@@ -97,8 +113,14 @@ def test_no_doubled_text(ctx):
     ctx.expect_ok(asking)
     if asking.stdout != expected + "\n":
         times = asking.stdout.count(expected)
-        raise CheckFailed(say("doubled.with_calls", times=times, command=asking.short_command()),
-                          expected=repr(expected + "\n"), seen=repr(asking.stdout))
+        stray = [line for line in asking.stdout.split("\n") if line.strip() and line != expected]
+        if times == 1 and stray:  # the text once, and a line that is not the model's beside it
+            problem = say("doubled.with_calls_stray", command=asking.short_command(), line=short(repr(stray[0]), 120))
+        elif times > 1:
+            problem = say("doubled.with_calls", times=times, command=asking.short_command())
+        else:
+            problem = say("doubled.once_not_exact" if times else "doubled.missing")
+        raise CheckFailed(problem, expected=repr(expected + "\n"), seen=repr(asking.stdout))
     other = rng.choice(ASCII_WORDS).title() + rng.choice(EMOJI)
     replies = [f"Nice to meet you, {other}.", f"Your name is {other}."]
     repl = ctx.run_agent(cwd=ctx.workspace("no-doubled-text-repl"),
@@ -107,14 +129,16 @@ def test_no_doubled_text(ctx):
     for reply in replies:
         if repl.stdout.count(reply) != 1 or repl.stdout.count(reply + "\n") != 1:
             raise CheckFailed(say("doubled.repl", reply=reply, times=repl.stdout.count(reply)),
-                              seen=repr(repl.stdout[-300:]))
+                              seen=short_end(repr(repl.stdout), 300))
 
 
 # --------------------------------------------------------------------------- server-sent events
 
-def _turn(rng, model: str, framing, comments: float, done_inside: bool = False) -> tuple[str, Reply]:
-    """One streamed reply; `done_inside`: one of its deltas says "[DONE]" in its text."""
-    text = reply_text(rng)
+def _turn(rng, model: str, framing, comments: float, done_inside: bool = False,
+          ends: bool = False) -> tuple[str, Reply]:
+    """One streamed reply; `done_inside`: one of its deltas says "[DONE]" in its text; `ends`:
+    the text starts and ends with white space (the history must keep it as streamed)."""
+    text = padded(rng, reply_text(rng)) if ends else reply_text(rng)
     if done_inside:
         text, span = with_done_marker(rng, text)
         pieces = cut_keeping(rng, text, rng.randint(2, 6), span)
@@ -125,20 +149,22 @@ def _turn(rng, model: str, framing, comments: float, done_inside: bool = False) 
 
 
 def _marked(rng, turns: int) -> list[bool]:
-    """Which turns carry "[DONE]" inside a delta's text: one always, the others at random."""
+    """Which turns have an edge (a "[DONE]" inside a delta's text, white space at the reply's
+    ends): one always, the others at random."""
     always = rng.randrange(turns)
     return [k == always or rng.random() < 0.5 for k in range(turns)]
 
 
 def test_sse_framing(ctx):
-    """Generated streams with keep-alive comments (between events and between the data: lines of one event), CRLF line ends, no space after data:, payloads over several data: lines and "[DONE]" inside a delta's text: the reply the agent keeps is exactly the text that was sent."""
+    """Generated streams with keep-alive comments (between events and between the data: lines of one event), CRLF line ends, no space after data:, payloads over several data: lines, "[DONE]" inside a delta's text and white space at a reply's ends: the reply the agent keeps is exactly the text that was sent."""
     rng = ctx.rng("sse-framing")
     model = model_name(ctx, "sse-framing")
     kinds = [(ctx.say("what.crlf_stream"), lambda k: ("\r\n", False, False), 0.5),
              (ctx.say("what.multiline_stream"), lambda k: ("\n", True, True), 0.5),
              (ctx.say("what.mixed_stream"), every_feature(rng, 12), 0.6)]
-    turns = [(what, *_turn(rng, model, framing, comments, done))
-             for (what, framing, comments), done in zip(kinds, _marked(rng, len(kinds)))]
+    turns = [(what, *_turn(rng, model, framing, comments, done, ends))
+             for (what, framing, comments), done, ends in zip(kinds, _marked(rng, len(kinds)),
+                                                              _marked(rng, len(kinds)))]
     conversation = converse(ctx, "sse-framing", [reply_stream(reply.stream) for _, _, reply in turns])
     expect_texts(ctx, conversation, [(what, text) for what, text, _ in turns], "framing")
 
@@ -149,9 +175,9 @@ def test_sse_split_anywhere(ctx):
     model = model_name(ctx, "sse-split-anywhere")
     turns = []
     ways = ("what.split_per_event", "what.split_awkward", "what.split_byte")
-    for way, done in zip(ways, _marked(rng, len(ways))):
+    for way, done, ends in zip(ways, _marked(rng, len(ways)), _marked(rng, len(ways))):
         what = ctx.say(way)
-        text, reply = _turn(rng, model, every_feature(rng, 10), 0.5, done)
+        text, reply = _turn(rng, model, every_feature(rng, 10), 0.5, done, ends)
         data = reply.stream.to_bytes()
         if way == "what.split_awkward":
             reply.stream.split_at(*cut_points(rng, data, rng.randint(10, 25)))
@@ -310,7 +336,7 @@ def test_usage_reported(ctx):
                           expected="tokens, call", seen=", ".join(order) or say("brief.neither"))
     estimated = tokens_lines(second.stderr)
     if len(estimated) != 1 or min(estimated[0]) <= 0:
-        raise CheckFailed(say("usage.no_estimate", count=len(estimated)), seen=second.stderr.strip()[-300:])
+        raise CheckFailed(say("usage.no_estimate", count=len(estimated)), seen=short_end(second.stderr.strip(), 300))
 
 
 # --------------------------------------------------------------------------- the two layers

@@ -3,11 +3,16 @@
 Everything here is data built from `ctx.rng(...)`: the text (ASCII, CJK, emoji and
 the tricky pieces of grader.checkkit.draws, plus one raw U+2028, U+2029 or U+0085,
 which only `str.splitlines()` takes for a line break, and in the framing checks a
-delta whose content says "[DONE]"), where it is cut into pieces, the framing of every
+delta whose content says "[DONE]" and a reply with white space at both ends), where it is cut into pieces, the framing of every
 event (LF or CRLF, a space after `data:` or none, one payload over several `data:`
 lines), where keep-alive comments go (between events, and between the data lines of
 one event), and where the bytes are split into writes. A stream is an `SSEStream` (grader/checkkit/sse.py); what a
 correct client must make of it is known here, so a check compares exactly.
+
+Edge cases every draw holds (tests/checks/day02 asserts them): in sse-framing and in
+sse-split-anywhere, one turn's delta says "[DONE]" and one turn's reply (`padded`) has
+spaces, tabs or line breaks at both ends, so the assistant message the agent keeps is
+compared with the streamed text exactly, its ends included.
 """
 
 from __future__ import annotations
@@ -31,6 +36,17 @@ def reply_text(rng: random.Random, words: tuple[int, int] = (6, 14)) -> str:
     parts = mixed_text(rng, words).split(" ")
     parts.insert(rng.randrange(1, len(parts)), rng.choice(UNESCAPED_BREAKS))
     return " ".join(parts)
+
+
+# White space models start or end a reply with: an indented first line, a closing line break.
+LEADING = (" ", "  ", "\n", "\n\n", " \n", "\t")
+TRAILING = ("\n", " ", "\n\n", "  \n", " \n ", "\t\n")
+
+
+def padded(rng: random.Random, text: str) -> str:
+    """`text` with white space at both ends (a line break always among the end's)."""
+    end = rng.choice(TRAILING)
+    return rng.choice(LEADING) + text + (end if "\n" in end else end + "\n")
 
 
 # What a reply may say about the protocol itself: "[DONE]" inside a delta's content is text,

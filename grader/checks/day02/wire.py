@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from grader.checkkit import CheckFailed
+from grader.checkkit import CheckFailed, short
 from grader.checkkit.fakeserver import FakeModelServer, RecordedRequest, SSEStream, reply_stream
 from grader.spawn import ChildResult
 
@@ -142,7 +142,7 @@ def expect_texts(ctx, conversation: Conversation, turns: list[tuple[str, str]], 
         if state != "ok":
             problem = (say("brief.reported", where=errors[0][0], error=errors[0][1]) if errors
                        else say("wire.no_request") if state == "no_request"
-                       else say("wire.no_message", seen=json.dumps(message, ensure_ascii=False)[:200]))
+                       else say("wire.no_message", seen=short(json.dumps(message, ensure_ascii=False), 200)))
             raise CheckFailed(say(f"{key}.not_read", what=what, problem=problem), seen=ctx.evidence(result))
         content = message.get("content")
         if content != text:

@@ -24,12 +24,12 @@ import json
 import os
 import re
 
-from grader.checkkit import CheckFailed
+from grader.checkkit import CheckFailed, short, short_end
 from grader.checkkit.draws import CJK_WORDS
 from grader.checkkit.fakeserver import FakeModelServer
 
 from . import inputs
-from .cuts import declares, whole_lines
+from .cuts import NOTE_ROOM, at_the_ends, declares, room_needed, whole_lines
 from .inputs import token, words
 from .toolbox import broke, call_op, run_ops, tool_message, write_files
 from .wire import call_id, calls_reply, error_lines, last_user, model_name, provider_calls, serve, shape, text_reply
@@ -137,7 +137,7 @@ def test_every_call_answered(ctx):
         raise CheckFailed(say("calls.did_not_end", count=len(requests)),
                           seen="; ".join(problems) or ctx.evidence(result))
     if not result.stdout.rstrip("\n").endswith(final):
-        raise CheckFailed(say("calls.final_missing"), expected=final, seen=result.stdout[-200:])
+        raise CheckFailed(say("calls.final_missing"), expected=final, seen=short_end(result.stdout, 200))
 
 
 def test_round_cap(ctx):
@@ -177,7 +177,7 @@ def test_round_cap(ctx):
                           seen=say("brief.requests", count=len(looping)) + "; " + ctx.evidence(result))
     if len(loop_errors) != 1 or str(cap) not in loop_errors[0]:
         raise CheckFailed(say("cap.no_line", cap=cap, count=len(loop_errors)),
-                          seen=" | ".join(loop_errors) or result.stderr[-300:])
+                          seen=" | ".join(loop_errors) or short_end(result.stderr, 300))
     after = [r for r in requests if last_user(r) == next_line]
     if problems or not after:
         raise CheckFailed(say("cap.chain_broken"), seen="; ".join(problems) or ctx.evidence(result))
@@ -235,6 +235,17 @@ def _cut_problem(say, text: str, limit: int, cut: object, flag: object, what: st
         return CheckFailed(say("cut.undeclared", what=what, length=len(text), limit=limit),
                            expected=say("brief.note", length=len(text)),
                            seen=repr(_middle(say, text, cut)))
+    head, tail = at_the_ends(text, cut)
+    if not text[:head].strip() or not text[len(text) - tail:].strip():
+        # the note first or last (a line break it ends with is no piece of the text), the two ends
+        # glued together, or one of them dropped
+        return CheckFailed(say("cut.note_misplaced", what=what, length=len(text), limit=limit),
+                           expected=say("brief.start_note_end"),
+                           seen=say("brief.ends_kept", head=head, tail=tail, start=short(repr(cut), 60)))
+    if head + tail < room_needed(text, limit):
+        return CheckFailed(say("cut.room_unused", what=what, length=len(text), limit=limit, note=NOTE_ROOM),
+                           expected=say("brief.at_least", count=room_needed(text, limit)),
+                           seen=say("brief.kept", head=head, tail=tail))
     return None
 
 
@@ -247,7 +258,7 @@ def _middle(say, text: str, cut: str) -> str:
 
 
 def test_truncation_declared(ctx):
-    """A result longer than the limit is cut to at most the limit and says how much was cut of how much (a generated 200 KB file read through the registry, and texts just under, at, just over and far over random limits); a result that fits comes back unchanged."""
+    """A result longer than the limit is cut to at most the limit, laid out as its start, a note saying how much was cut of how much, its end, and keeps as much of the two ends as the room leaves (a generated 200 KB file read through the registry, and texts just under, at, just over and far over random limits of 200 characters and more); a result that fits comes back unchanged."""
     say = ctx.say
     rng = ctx.rng("truncation-declared")
     pairs = _limits_and_lengths(rng)
@@ -271,7 +282,10 @@ def test_truncation_declared(ctx):
     if message is None:
         raise CheckFailed(say("cut.raised", what=what, error=why))
     if str(message.get("content")).startswith("error:"):
-        raise CheckFailed(say("cut.refused", what=what), seen=str(message.get("content"))[:200])
+        raise CheckFailed(say("cut.refused", what=what), seen=short(str(message.get("content")), 200))
+    if message.get("content") == big:  # the direct calls above were cut: the registry never called truncate
+        raise CheckFailed(say("cut.registry_whole", what=what, limit=limit), expected=say("brief.at_most", limit=limit),
+                          seen=say("brief.chars", count=len(big)))
     problem = _cut_problem(say, big, limit, message.get("content"), (answer.get("finished") or {}).get("truncated"),
                            what)
     if problem:
@@ -309,16 +323,19 @@ def test_tail_kept(ctx):
     if message is None:
         raise CheckFailed(say("cut.raised", what=what, error=why))
     if str(message.get("content")).startswith("error:"):
-        raise CheckFailed(say("cut.refused", what=what), seen=str(message.get("content"))[:200])
+        raise CheckFailed(say("cut.refused", what=what), seen=short(str(message.get("content")), 200))
+    if message.get("content") == big:  # the registry never called truncate
+        raise CheckFailed(say("cut.registry_whole", what=what, limit=limit), expected=say("brief.at_most", limit=limit),
+                          seen=say("brief.chars", count=len(big)))
     results.append((what, big, message.get("content"), first, last))
     for what, text, cut, first_, last_ in results:
         lines = whole_lines(cut) if isinstance(cut, str) else []
         if last_ not in lines:
             raise CheckFailed(say("tail.lost", what=what), expected=repr(last_),
-                              seen=repr(cut[-120:]) if isinstance(cut, str) else repr(cut))
+                              seen=short_end(repr(cut), 120) if isinstance(cut, str) else repr(cut))
         if first_ not in lines:
             raise CheckFailed(say("tail.head_lost", what=what), expected=repr(first_),
-                              seen=repr(cut[:120]) if isinstance(cut, str) else repr(cut))
+                              seen=short(repr(cut), 120) if isinstance(cut, str) else repr(cut))
 
 
 # --------------------------------------------------------------------------- E3: paths
@@ -410,20 +427,20 @@ def test_path_escape_refused(ctx):
         leaked = [s for s in secrets if s in content]
         if leaked:
             raise CheckFailed(say("path.leaked", what=what, call=call), expected=say("brief.nothing_outside"),
-                              seen=repr(content[:200]))
+                              seen=short(repr(content), 200))
         refusal = content.startswith("error:")
         if any(args is a for _, _, a in refused):
             if not refusal or args["path"] not in content:
                 raise CheckFailed(say("path.not_refused", what=what, call=call),
-                                  expected=f"error: ... {args['path']} ...", seen=repr(content[:200]))
+                                  expected=f"error: ... {args['path']} ...", seen=short(repr(content), 200))
             continue
         if refusal:
-            raise CheckFailed(say("path.refused_inside", what=what, call=call), seen=repr(content[:200]))
+            raise CheckFailed(say("path.refused_inside", what=what, call=call), seen=short(repr(content), 200))
         if expected is not None and content != expected:
             raise CheckFailed(say("path.wrong_content", what=what, call=call), expected=repr(expected),
-                              seen=repr(content[:200]))
+                              seen=short(repr(content), 200))
         if name == "grep" and not any(line.startswith(plain + ":") for line in content.split("\n")):
-            raise CheckFailed(say("path.grep_lost", what=what, call=call, name=plain), seen=repr(content[:200]))
+            raise CheckFailed(say("path.grep_lost", what=what, call=call, name=plain), seen=short(repr(content), 200))
 
 
 # --------------------------------------------------------------------------- E4: bad calls
@@ -456,17 +473,22 @@ def _bad_calls(say, rng, good_file: str, good_text: str):
 
 
 def test_bad_args_become_result(ctx):
-    """Broken calls - arguments that are not JSON, a missing argument, an argument of the wrong type, a tool that does not exist - each come back as an `error:` result naming what was wrong, never an exception, and a good call among them still runs."""
+    """Broken calls - arguments that are not JSON, a missing argument, an argument of the wrong type, a tool that does not exist - each come back as an `error:` result naming what was wrong, never an exception; a good call among them still runs, and one whose text is three times the limit comes back cut."""
     say = ctx.say
     rng = ctx.rng("bad-args-become-result")
     workdir = ctx.workspace("bad-args-become-result").resolve()
     good_file, good_text = inputs.file_name(rng, (".txt",)), inputs.text_file(rng)
-    write_files(workdir, {good_file: good_text})
+    limit = _constant(ctx, "mca/tools/truncate.py", "MAX_RESULT_CHARS", DEFAULT_LIMIT)
+    long_file, long_text = inputs.file_name(rng, (".log",)), inputs.text_of_length(rng, 3 * limit + rng.randint(1, 999))
+    write_files(workdir, {good_file: good_text, long_file: long_text})
     cases = _bad_calls(say, rng, good_file, good_text)
     ops = []
     for k, (_, name, how, _, _) in enumerate(cases):
         ops.append(call_op(f"call_{token(rng, 6)}_{k}", name, how.get("args"), how.get("raw")))
+    ops.append(call_op(f"call_{token(rng, 6)}_long", "read_file", {"path": long_file}))
     answers = run_ops(ctx, "bad-args-become-result", workdir, ops)
+    _long_result_cut(ctx, answers[-1], say("what.long_read", name=long_file, length=len(long_text)), limit,
+                     len(long_text))
     for (what, name, how, names, expected), answer, op in zip(cases, answers, ops):
         if broke(answer):
             raise CheckFailed(say("args.raised", what=what, error=broke(answer)))
@@ -477,16 +499,31 @@ def test_bad_args_become_result(ctx):
         ok = (answer.get("finished") or {}).get("ok")
         if names is None:
             if not isinstance(content, str) or content.startswith("error:") or ok is not True:
-                raise CheckFailed(say("args.good_refused", what=what), seen=repr(content)[:200])
+                raise CheckFailed(say("args.good_refused", what=what), seen=short(repr(content), 200))
             if expected is not None and content != expected:
                 raise CheckFailed(say("args.good_wrong", what=what), expected=repr(expected), seen=repr(content))
             continue
         if not isinstance(content, str) or not content.startswith("error:") or ok is not False:
             raise CheckFailed(say("args.not_error", what=what), expected="error: ... (ok False)",
-                              seen=f"{content!r}"[:200] + f" (ok {ok})")
+                              seen=short(f"{content!r}", 200) + f" (ok {ok})")
         missing = [n for n in names if not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", content)]
         if missing:
-            raise CheckFailed(say("args.unnamed", what=what, name=missing[0]), seen=repr(content)[:200])
+            raise CheckFailed(say("args.unnamed", what=what, name=missing[0]), seen=short(repr(content), 200))
+
+
+def _long_result_cut(ctx, answer: dict, what: str, limit: int, length: int) -> None:
+    """A good call whose text is three times the limit comes back cut (by truncate: how well it
+    cuts is truncation-declared's matter), not whole: ToolRegistry.run passes every result on."""
+    say = ctx.say
+    if broke(answer):
+        raise CheckFailed(say("args.raised", what=what, error=broke(answer)))
+    message, why = tool_message(answer, say)
+    content = message.get("content") if message else None
+    if not isinstance(content, str) or content.startswith("error:"):
+        raise CheckFailed(say("args.good_refused", what=what), seen=short(repr(content), 200) if message else why)
+    if len(content) > 2 * limit:
+        raise CheckFailed(say("args.long_uncut", what=what, limit=limit, count=len(content)),
+                          expected=say("brief.at_most", limit=limit), seen=say("brief.chars", count=len(content)))
 
 
 # --------------------------------------------------------------------------- provided: the tools
@@ -518,7 +555,7 @@ def test_read_tools_marked(ctx):
         if parameters.get("type") != "object" or sorted(parameters.get("required", [])) != required \
                 or "path" not in (parameters.get("properties") or {}):
             raise CheckFailed(say("marked.schema", name=name, required=", ".join(required) or say("brief.nothing")),
-                              seen=json.dumps(parameters, ensure_ascii=False)[:200])
+                              seen=short(json.dumps(parameters, ensure_ascii=False), 200))
 
 
 def _tree(rng):

@@ -2,7 +2,9 @@
 
 A result is honest when it is no longer than the limit, keeps pieces of the original
 (its start, its end) and says how much is missing of how much: the original size and
-either the part cut or the part kept. The texts the checks cut hold no digit, so every
+either the part cut or the part kept. It is laid out as the sheet asks - the start, the
+note, the end - and it uses the room it is given: its two ends hold the limit but for
+NOTE_ROOM characters of note and, for a cut at line ends, a line at each end. The texts the checks cut hold no digit, so every
 number in a result is the marker's own. Counts may be in characters (what the limit
 counts) or in lines; a few characters of slack cover a newline the marker shares with
 the text around it.
@@ -18,6 +20,7 @@ NUMBER = re.compile(r"\d[\d,_]*")
 SLACK_CHARS = 3
 SLACK_LINES = 1
 PROBE = 40  # characters of the start (or the end) that locate it in a result: too long to recur by chance
+NOTE_ROOM = 200  # characters a note may take of the limit; the rest is the text's start and end
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,21 @@ def _run(text: str, result: str, at: int) -> int:
             break
         count += 1
     return count
+
+
+def at_the_ends(text: str, result: str) -> tuple[int, int]:
+    """(characters of `text`'s start at `result`'s own start, of its end at `result`'s own end):
+    where the sheet puts them, with the note between."""
+    head = _run(text, result, 0)
+    return head, min(_run(text[::-1], result[::-1], 0), len(text) - head)
+
+
+def room_needed(text: str, limit: int) -> int:
+    """The least a result cut to `limit` must keep of `text` at its two ends: the limit, less
+    NOTE_ROOM for the note and less a longest line at each end (a cut at line ends keeps
+    whole lines only)."""
+    longest = max((len(line) + 1 for line in text.split("\n")), default=0)
+    return limit - NOTE_ROOM - 2 * longest
 
 
 def line_count(text: str) -> int:

@@ -8,8 +8,10 @@ from __future__ import annotations
 import random
 import re
 import tomllib
+from types import SimpleNamespace
 
 from tests.checks import corpus
+from tests.checks.conftest import uses
 
 DAY = corpus.COURSE.find_day("day-01")
 
@@ -58,3 +60,58 @@ def test_names_and_lines_fit_the_mock_and_the_prompt():
         line = inputs.typed_line(rng)
         assert "\n" not in line and line == line.strip() and not line.startswith("/")
         assert "name" not in line.lower()
+
+
+def test_every_conversation_holds_an_empty_and_a_padded_reply_before_its_last_turn():
+    """The edge cases history-carried and system-prompt-once are about are in every draw,
+    not only on some seeds: a strip or a dropped empty reply fails on any seed."""
+    inputs = checks_module("inputs")
+    for seed in range(300):
+        rng = random.Random(seed)
+        turns = rng.randint(3, 7)
+        users, replies = inputs.conversation(rng, turns, repeat=seed % 2 == 0)
+        carried = replies[:-1]  # the last reply is never sent back
+        assert len(users) == len(replies) == turns
+        assert "" in carried, (seed, replies)
+        assert any(r and r != r.strip() and r[0].isspace() and r[-1].isspace() for r in carried), (seed, replies)
+        if seed % 2 == 0:
+            assert len(set(users)) < len(users), (seed, users)
+
+
+def test_every_reply_text_has_white_space_and_a_line_break_at_its_ends():
+    inputs = checks_module("inputs")
+    rng = random.Random(11)
+    for _ in range(300):
+        text = inputs.padded_text(rng)
+        assert text[0].isspace() and text[-1].isspace() and "\n" in text[len(text.rstrip()):], repr(text)
+        assert text.strip(), repr(text)
+
+
+def test_the_stub_that_raised_is_named_from_the_traceback():
+    calls = checks_module("calls")
+
+    def ended(stderr):
+        return SimpleNamespace(stderr=stderr)  # all stub_that_raised reads of a ChildResult
+
+    traceback = ('Traceback (most recent call last):\n  File "/x/lab/mca/gateway/openai_compat.py", line 9, in complete\n'
+                 '    return parse_reply(response.read())\n'
+                 'During handling of the above exception, another exception occurred:\n\n'
+                 'Traceback (most recent call last):\n  File "/x/lab/mca/cli.py", line 3, in main\n    x()\n'
+                 '  File "/x/lab/mca/gateway/openai_compat.py", line 122, in error_of\n'
+                 '    raise NotImplementedError("TODO(E4): turn an HTTP error ...")\n'
+                 'NotImplementedError: TODO(E4): turn an HTTP error ...\n')
+    assert calls.stub_that_raised(ended(traceback)) == "error_of"
+    assert calls.stub_that_raised(ended(traceback.replace("error_of", "build_request"))) == "build_request"
+    assert calls.stub_that_raised(ended(traceback.replace("NotImplementedError: TODO", "KeyError: TODO"))) is None
+
+
+@uses("day-01/scaffold-lab", "day-01/revert-E3", "day-01/revert-E4")
+def test_what_a_student_reads_names_the_stub_that_raised_and_the_whole_request(gradings):
+    """server-unreachable names the stub whose TODO raised (build_request or error_of), and
+    history-carried shows the request's roles as sent, every system message included."""
+    lab = gradings.get("day-01/scaffold-lab")
+    assert lab.check("history-carried")["seen"] == "system, system, user", lab.check("history-carried")
+    e3 = gradings.get("day-01/revert-E3").check("server-unreachable")["message"]
+    assert "build_request is still a stub" in e3, e3
+    e4 = gradings.get("day-01/revert-E4").check("server-unreachable")["message"]
+    assert "error_of, which is still a stub" in e4 and "build_request" not in e4, e4

@@ -12,6 +12,7 @@ import tomllib
 import pytest
 
 from tests.checks import corpus
+from tests.checks.conftest import uses
 
 DAY = corpus.COURSE.find_day("day-02")
 
@@ -179,3 +180,25 @@ def test_the_official_sdk_reads_the_generated_streams_as_the_checks_intend(seed)
                 call[1] = call[1] or part.function.name or ""
                 call[2] += part.function.arguments or ""
         assert {k: (i, n, json.loads(a)) for k, (i, n, a) in got.items()} == dict(enumerate(calls))
+
+
+def test_every_framing_draw_holds_a_padded_reply_and_a_done_marker():
+    """sse-framing and sse-split-anywhere mark one turn of each draw for each edge: a reply
+    with white space at both ends, a delta saying [DONE] (never only on some seeds)."""
+    checks, streams = checks_module(), checks_module("streams")
+    for seed in range(300):
+        rng = random.Random(seed)
+        for turns in (3,):
+            assert any(checks._marked(rng, turns)), seed
+        text = streams.padded(rng, streams.reply_text(rng))
+        assert text[0].isspace() and text[-1].isspace() and "\n" in text[len(text.rstrip()):], repr(text)
+
+
+@uses("day-02/mutants/screen_no_flush", "day-02/mutants/screen_call_on_stdout_too")
+def test_a_missing_flush_and_a_stray_line_are_told_as_such(gradings):
+    """A Screen.show that does not flush is sent to mca/screen.py (its check rests on E4 too);
+    a tool-call line on stdout is a stray line, not a double print."""
+    flush = gradings.get("day-02/mutants/screen_no_flush").check("streams-before-done")
+    assert "without a flush" in flush["message"] and "mca/screen.py" in flush["message"], flush
+    stray = gradings.get("day-02/mutants/screen_call_on_stdout_too").check("no-doubled-text")
+    assert "stray line" in stray["message"] and "appears" not in stray["message"], stray

@@ -141,3 +141,54 @@ def test_a_part_never_kept_is_not_found_by_chance(seed):
     tail_only = f"[{len(text) - limit + 50} of {len(text)} characters cut ...]\n" + text[-(limit - 50):]
     assert cuts.kept_of(text, tail_only).head <= cuts.SLACK_CHARS
     assert cuts.declares(text, tail_only)
+
+
+def _problem(text, limit, cut):
+    """The message key truncation-declared fails a result with (None: it passes)."""
+    checks = checks_module()
+    failed = checks._cut_problem(lambda key, **values: key, text, limit, cut, True, "what")
+    return failed and failed.message
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_note_sits_between_the_ends_and_the_ends_fill_the_room(seed):
+    """start, note, end - as the sheet lays it out - in characters or whole lines passes; the
+    note first or last, or a result that leaves most of its room empty, does not."""
+    inputs = checks_module("inputs")
+    rng = random.Random(seed)
+    limit = rng.choice((rng.randint(200, 3000), 8000))
+    text = inputs.text_of_length(rng, limit * rng.randint(2, 20) + rng.randint(1, 99))
+    assert _problem(text, limit, _reference(text, limit)) is None
+    lines = text.splitlines(keepends=True)
+    head, tail, used = [], [], 0
+    while used + len(lines[len(head)]) + len(lines[-1 - len(tail)]) < limit - 60:
+        used += len(lines[len(head)]) + len(lines[-1 - len(tail)])
+        head.append(lines[len(head)])
+        tail.insert(0, lines[-1 - len(tail)])
+    note = f"[... {len(lines) - len(head) - len(tail)} of {len(lines)} lines left out ...]\n"
+    assert _problem(text, limit, "".join(head) + note + "".join(tail)) is None
+    marker = f"[{{cut}} of {len(text)} characters cut]\n"
+    room = limit - len(marker.format(cut=len(text)))
+    first, last = room - room // 2, room // 2
+    glued = text[:first] + text[len(text) - last:]
+    cut = marker.format(cut=len(text) - first - last)
+    assert _problem(text, limit, cut + glued) == "cut.note_misplaced"
+    glued = text[:first - 1] + text[len(text) - last:]  # one character for the line break before the note
+    cut = marker.format(cut=len(text) - first + 1 - last)
+    assert _problem(text, limit, glued + "\n" + cut.rstrip("\n")) == "cut.note_misplaced"
+    assert _problem(text, limit, glued + "\n" + cut) == "cut.note_misplaced"
+    small = text[:50] + f"\n[... {len(text) - 100} of {len(text)} characters cut ...]\n" + text[-50:]
+    assert _problem(text, limit, small) == ("cut.room_unused" if limit >= 1000 else _problem(text, limit, small))
+
+
+def test_every_limit_drawn_leaves_room_for_a_note_and_both_ends():
+    """Limits start at 200 characters in every draw (a limit below the note's own length, about
+    40, has no honest cut: the sheet says the checks never ask for one), and each draw holds a
+    text at, just over and far over its limit."""
+    checks = checks_module()
+    for seed in range(200):
+        pairs = checks._limits_and_lengths(random.Random(seed))
+        assert min(limit for limit, _ in pairs) >= 200
+        for limit in {limit for limit, _ in pairs}:
+            lengths = {length - limit for l, length in pairs if l == limit}
+            assert 0 in lengths and 1 in lengths and max(lengths) > limit, (seed, limit, lengths)

@@ -6,7 +6,10 @@ The gateway package is made unimportable first: the screen must work from agent
 events alone (mca/agent/events.py), never from what the gateway streamed. JOB is
 {"events": [[kind, ...], ...]} with kinds user, text, usage, assistant, tool and
 error. The events are shown twice: once with stdout and stderr kept apart, once
-both into one buffer, as on a terminal. One JSON object goes to stdout.
+both into one buffer, as on a terminal. With {"flush_probe": TEXT} instead, the screen
+is shown one TextDelta of TEXT on streams that note each write and flush, and the answer
+says whether the text was flushed after it was written (a buffered stdout holds it back
+otherwise). One JSON object goes to stdout.
 """
 import io
 import json
@@ -54,6 +57,32 @@ def show(script, together):
     return {"out": out.getvalue(), "err": err.getvalue(), "errors": screen.errors}
 
 
+class Noting(io.StringIO):
+    """A stream that notes, in order, every write (of anything) and every flush."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def write(self, text):
+        if text:
+            self.ops.append("write")
+        return super().write(text)
+
+    def flush(self):
+        self.ops.append("flush")
+        return super().flush()
+
+
+def flush_probe(text):
+    from mca.agent.events import TextDelta
+    from mca.screen import Screen
+    out, err = Noting(), Noting()
+    Screen(out=out, err=err).show(TextDelta(text))
+    wrote = "write" in out.ops and text in out.getvalue()
+    return {"wrote": wrote, "flushed": wrote and "flush" in out.ops[len(out.ops) - out.ops[::-1].index("write"):]}
+
+
 job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
 try:
     import mca.screen  # noqa: F401  (fails here if the screen needs the gateway)
@@ -61,7 +90,10 @@ except ImportError as exc:
     answer = {"import": f"{type(exc).__name__}: {exc}"}
 else:
     try:
-        answer = {"apart": show(job["events"], False), "together": show(job["events"], True)}
+        if "flush_probe" in job:
+            answer = {"flush_probe": flush_probe(job["flush_probe"])}
+        else:
+            answer = {"apart": show(job["events"], False), "together": show(job["events"], True)}
     except BaseException as exc:
         answer = failure(exc)
 print(json.dumps(answer, ensure_ascii=False), flush=True)
