@@ -78,6 +78,30 @@ class GeneratedLog:
         """Seqs of user messages and of assistant messages without tool_calls."""
         return [e["seq"] for e in self.events if e["type"] == "message" and _is_fork_point(e["message"])]
 
+    @property
+    def round_ends(self) -> list[int]:
+        """Seqs of the tool result that completes a tool round (every call of the assistant
+        message answered, each with its tool_end before): where a recovery fork may also start."""
+        ends: list[int] = []
+        waiting: set[str] = set()
+        ended: set[str] = set()
+        for e in self.events:
+            if e["type"] == "tool_end":
+                ended.add(e["id"])
+            elif e["type"] == "message" and e["message"]["role"] == "tool" and e["message"]["tool_call_id"] in waiting:
+                waiting.discard(e["message"]["tool_call_id"])
+                if not waiting and calls <= ended:
+                    ends.append(e["seq"])
+            elif e["type"] == "message":
+                calls = {c["id"] for c in e["message"].get("tool_calls") or []}
+                waiting, ended = set(calls), set()
+        return ends
+
+    @property
+    def recovery_points(self) -> list[int]:
+        """Where a recovery fork may start: the fork points and the ends of complete tool rounds."""
+        return sorted(set(self.fork_points) | set(self.round_ends))
+
     def write(self, sessions_dir: Path | str) -> Path:
         """Write `<sessions_dir>/<id>.jsonl` (creating the dir) and return its path."""
         path = Path(sessions_dir) / self.file_name

@@ -20,6 +20,7 @@ can be copied whole. Without one, lines are as long as their text.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from pathlib import Path
@@ -41,9 +42,34 @@ def can_encode(encoding: str | None, text: str = "✓✗·") -> bool:
         return False
 
 
+_STUB = re.compile(r"TODO\((E\d+)\)")
+
+
+def _blamed(check: CheckResult, known: set[str], done: set[str]) -> tuple[str, ...]:
+    """The points a failing check asks to work on: the point whose stub raised (its
+    `TODO(En)` is in what the check saw), else those of its points that do not look
+    finished (a point looks finished when every check mapped to it alone passes), else
+    all of its points."""
+    raised = [ex for text in (check.seen, check.message, check.expected) if text
+              for ex in _STUB.findall(text) if ex in known]
+    if raised:
+        return tuple(dict.fromkeys(raised))
+    open_points = tuple(ex for ex in check.exercises if ex not in done)
+    return open_points or check.exercises
+
+
 def next_exercise(result: DayResult, day: Day) -> tuple[str, str, int] | None:
-    """The exercise point behind the most failing core checks: (id, file, count)."""
-    counts = Counter(ex for check in result.checks if not check.passed for ex in check.exercises)
+    """The exercise point whose code is still failing, behind the most failing core checks:
+    (id, file, count). A check that rests on several points counts for the one whose stub
+    raised, or for those whose own checks do not all pass yet (`_blamed`)."""
+    known = {exercise.id for exercise in day.exercises}
+    own: dict[str, list[bool]] = {}
+    for check in result.checks:
+        if len(check.exercises) == 1:
+            own.setdefault(check.exercises[0], []).append(check.passed)
+    done = {ex for ex, passes in own.items() if all(passes)}
+    counts = Counter(ex for check in result.checks if not check.passed
+                     for ex in _blamed(check, known, done))
     if not counts:
         return None
     best = max(counts.values())

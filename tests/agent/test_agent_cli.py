@@ -222,6 +222,10 @@ def test_the_crash_demo_runs_and_leaves_the_damaged_file_unchanged(env, capsys, 
     monkeypatch.setattr("tempfile.tempdir", str(env))
     assert main(["demo", "crash"]) == 0
     out = capsys.readouterr().out
-    assert "stopped at line 9: last line incomplete" in out
-    assert "5 of 6 messages recovered" in out
+    assert "stopped at line 8: last line incomplete" in out
+    assert "4 of 5 messages recovered" in out
+    # the finished tool round (the test run and its result) is kept, and the demo says so
+    assert "from seq 6 (the end of a finished tool round, its results kept)" in out
+    assert "kept: events 1-6 of the 7 readable ones, 4 messages" in out
     assert "unchanged (same sha256)" in out
+    assert "the file loses at most the event being written; the conversation resumes from the last valid point" in out

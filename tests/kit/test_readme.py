@@ -76,7 +76,8 @@ def test_the_exit_code_table_is_the_clis():
 
 def test_the_recovery_recipe_works_as_written(tmp_path):
     """Run the recipe's lines in bash from the kit's root, the mock standing in for the
-    model: the resume names line 19 and seq 9, keeps round 1, and leaves the log as it was."""
+    model: the resume names line 19 and seq 17 (the end of the last finished tool round), keeps
+    round 1 and round 2's finished tool rounds, and leaves the log as it was."""
     (recipe,) = shell_blocks(section("Practising recovery by hand"))
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -96,9 +97,10 @@ def test_the_recovery_recipe_works_as_written(tmp_path):
     out = done.stdout + done.stderr
     assert done.returncode == 0, out
     assert "log stopped at line 19: last line incomplete" in out, out
-    assert "from seq 9" in out, out
+    assert "from seq 17 (the end of a finished tool round, its results kept)" in out, out
     hashes = re.findall(r"^([0-9a-f]{64})", done.stderr, re.M)
     assert len(hashes) == 2 and hashes[0] == hashes[1], out
     listing = done.stdout[done.stdout.find("you > session"):]
     assert "user: run the tests" in listing and "user: fix it" in listing, out
-    assert "forked from" in listing, out
+    assert "[calls edit_file]" in listing and "tool: exit status 0" in listing, out   # round 2's finished rounds
+    assert "forked from" in listing and "at seq 17" in listing, out

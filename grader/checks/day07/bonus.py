@@ -70,7 +70,7 @@ def test_damaged_then_continue(ctx):
                           seen=ctx.evidence(first))
     if not re.search(rf"\bline {torn.stopped_at}\b", said(first)):
         raise CheckFailed(say("bonus.damaged_silent", line=torn.stopped_at, said=said(first)[:300]))
-    point = max(seq for seq in torn.source.fork_points if seq < torn.stopped_at)
+    point = max(seq for seq in torn.source.recovery_points if seq < torn.stopped_at)
     if after_first.get(damaged) != torn.data:
         raise _changed(ctx, "bonus.damaged_changed", torn.data, after_first.get(damaged), point, reader=True,
                        torn=True)
@@ -239,7 +239,7 @@ def test_missing_line(ctx):
     say = ctx.say
     rng = ctx.rng("missing-line")
     log = loggen.two_round_log(rng)
-    # A call of round 2 goes missing: the recovery fork then carries round 1's whole tool round.
+    # A call of round 2 goes missing: the recovery fork then carries every tool round finished before it.
     gone = rng.choice([n for n in range(10, len(log.lines)) if log.events[n - 1]["type"] == "message"
                        and log.events[n - 1]["message"].get("tool_calls")])
     data = b"".join(line for number, line in enumerate(log.lines, 1) if number != gone)
@@ -253,7 +253,7 @@ def test_missing_line(ctx):
                           seen=ctx.evidence(result))
     if not re.search(rf"\bline {gone}\b", said(result)):
         raise CheckFailed(say("bonus.missing_silent", line=gone, said=said(result)[:300]))
-    point = max(seq for seq in log.fork_points if seq < gone)
+    point = max(seq for seq in log.recovery_points if seq < gone)
     if not path.is_file() or path.read_bytes() != data:
         raise _changed(ctx, "bonus.missing_changed", data, path.read_bytes() if path.is_file() else None, point,
                        reader=True)
@@ -307,7 +307,8 @@ def _changed(ctx, key: str, before: bytes, after: bytes | None, point: int, *, r
 
 
 def _expect_recovery_at(ctx, lines, point: int, parent: bytes, key: str) -> None:
-    """The recovery fork starts at the last fork point before the damage: its first `point`
+    """The recovery fork starts at the last valid point before the damage (a fork point or
+    the end of a complete tool round): its first `point`
     lines are the damaged file's, byte for byte, and line point + 1 is the fork event
     with atSeq point."""
     forks = [line for line in lines if line.data and line.data.get("type") == "fork"]

@@ -5,10 +5,12 @@ Three short acts, in a fresh temp directory (printed, and left there to look at)
 
 1. a snapshot session - one JSON file rewritten every turn - dies half-way through
    a rewrite: the file no longer parses and every message is gone;
-2. the same history as an append-only log dies half-way through its last line:
-   reading stops at that line, names it, and everything before it comes back;
-3. work goes on after recovery, in a recovery fork: a second resume keeps the new
-   events, and the damaged file is still byte for byte what the crash left.
+2. round 1 as an append-only log dies half-way through its last line (the final
+   answer): reading stops at that line, names it, and everything before it comes back;
+3. work goes on after recovery, in a recovery fork that starts at the last valid
+   point (here the end of the finished tool round: the test run and its result are
+   kept): a second resume keeps the new events, and the damaged file is still byte
+   for byte what the crash left.
 
 No API key is needed: the mock model answers.
 """
@@ -79,22 +81,22 @@ def snapshot_act(path: Path) -> None:
 
 
 def append_only_act(sessions_dir: Path) -> str:
-    """Act 2: the same history as an append-only log, torn in the middle of its last line."""
+    """Act 2: round 1 as an append-only log, torn in the middle of its last line."""
     print("2. event log: one line per event, only ever appended")
     with SessionLog.create(sessions_dir) as log:
-        for kind, fields in HISTORY[:-1]:
+        for kind, fields in TURN_1[:-1]:
             log.append(kind, **fields)
         path, last_seq = log.path, log.next_seq - 1
-    kind, fields = HISTORY[-1]
+    kind, fields = TURN_1[-1]
     line = json.dumps({"seq": last_seq + 1, "ts": utc_timestamp(), "type": kind, **fields}) + "\n"
     with open(path, "ab") as handle:
         handle.write(line.encode("utf-8")[: len(line) // 2])  # the process dies mid-line
-    print(f"   {len(HISTORY)} events; the process died half-way through line {len(HISTORY)}")
+    print(f"   {len(TURN_1)} events; the process died half-way through line {len(TURN_1)}, the final answer")
     result = read_events(path)
     rebuilt = replay(result.events)
     print(f"   reading it back: {len(result.events)} events, "
           f"stopped at line {result.stopped_at}: {result.reason}")
-    print(f"   -> {rebuilt.replayed} of {len(messages_of(HISTORY))} messages recovered; "
+    print(f"   -> {rebuilt.replayed} of {len(messages_of(TURN_1))} messages recovered; "
           "only the torn event is lost\n")
     return path.stem
 
@@ -105,9 +107,15 @@ def recovery_act(sessions_dir: Path, session_id: str) -> None:
     damaged = sessions_dir / f"{session_id}.jsonl"
     before = sha256(damaged)
     resumed = resume(sessions_dir, session_id)
-    print(f"   resume {session_id}: {resumed.replayed} messages restored")
-    for note in resumed.notes:
+    print(f"   resume {session_id}:")
+    for note in resumed.notes:  # as the CLI prints them: why, where the work goes on, then the session
         print(f"     {note}")
+    print(f"     resumed {resumed.session_id}: {resumed.replayed} messages restored")
+    kept = read_events(sessions_dir / f"{resumed.session_id}.jsonl").events
+    at_seq = kept[-1].fields.get("atSeq") if kept and kept[-1].type == "fork" else None
+    if at_seq is not None:
+        print(f"   kept: events 1-{at_seq} of the {len(read_events(damaged).events)} readable ones, "
+              f"{resumed.replayed} messages; the model goes on from there")
     recorder = SessionRecorder(resumed.log)
     tools = ToolRegistry()
     run_turn(resumed.messages, "hello again", gateway=MockGateway(), tools=tools,
@@ -121,8 +129,9 @@ def recovery_act(sessions_dir: Path, session_id: str) -> None:
           "the new turn included")
     same = "unchanged (same sha256)" if sha256(damaged) == before else "CHANGED"
     print(f"   the damaged file {damaged.name}: {same}")
-    print("   -> an append-only log loses at most the event being written, and new work never "
-          "goes after a damaged line")
+    print("   -> the file loses at most the event being written; the conversation resumes from the "
+          "last valid point (a user message, an answer without tool calls, or the end of a finished "
+          "tool round, whose results are kept); new work never goes after a damaged line")
 
 
 def sha256(path: Path) -> str:

@@ -5,9 +5,10 @@ Resume reads the log, replays its messages, and decides where new events go:
 * the log is intact and its messages are a valid, complete history -> keep
   appending to it;
 * the log is damaged, or its history breaks (killed while a tool ran, a line
-  missing) -> continue in a *recovery fork* from the last fork point before the
-  break. The damaged file stays byte-identical for the user to inspect, and no new
-  event ever follows a bad line.
+  missing) -> continue in a *recovery fork* from the last valid point before the
+  break: a fork point, or the end of a complete tool round (its results are kept, so
+  a finished tool run is never run again). The damaged file stays byte-identical for
+  the user to inspect, and no new event ever follows a bad line.
 
 The decision is made on the logged messages themselves (the chain rule every chat
 API enforces, gateway/chain.py), so it never rests on how replay or fork_points
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..gateway.chain import find_break
-from .fork import ForkError, fork, fork_points
+from .fork import ForkError, fork, fork_points, recovery_boundaries, round_ends
 from .ids import SESSION_ID_PATTERN, InvalidSessionId, check_session_id, session_path
 from .log import Event, ReadResult, SessionError, SessionLog, read_events, stop_note, writer_lock
 from .replay import replay
@@ -201,20 +202,46 @@ def resume(sessions_dir: Path | str, session_id: str | None = None) -> Resumed:
                    config=session_config(result.events))
 
 
+def chain_break_seq(events: list[Event]) -> int | None:
+    """The seq of the first message a valid, complete history cannot have (a tool call
+    without its result included), or None when every logged message may be sent."""
+    logged = [event for event in events if event.type == "message"]
+    broken = find_break([event.fields["message"] for event in logged])
+    return logged[broken.index].seq if broken is not None else None
+
+
+def recovery_point(events: list[Event]) -> tuple[int, bool] | None:
+    """Where a recovery fork starts: the last seq before the history breaks that is a fork
+    point or the end of a complete tool round, and whether it is such a round end (its
+    results are kept); None when there is none."""
+    limit = chain_break_seq(events)
+    clean = [seq for seq in fork_points(events) if limit is None or seq < limit]
+    rounds = [seq for seq in round_ends(events) if limit is None or seq < limit]
+    if not clean and not rounds:
+        return None
+    at_seq = max(clean + rounds)
+    return at_seq, at_seq not in clean
+
+
 def _recovery_fork(sessions_dir: Path, session_id: str, result: ReadResult, broken_at: int | None,
                    notes: list[str]) -> Resumed:
-    """Continue a damaged or broken session in a new one from its last fork point before the break."""
-    points = [seq for seq in fork_points(result.events) if broken_at is None or seq < broken_at]
-    if not points:
+    """Continue a damaged or broken session in a new one from its last valid point before the break."""
+    found = recovery_point(result.events)
+    if found is None:
         raise ResumeError(
             f"session {session_id} has no clean point to continue from; start a new session "
             f"(the file is left as it was)"
         )
-    at_seq = points[-1]
+    at_seq, round_end = found
     if broken_at is not None and not result.damaged:
-        notes.append(f"the log ends in the middle of a tool round (its history breaks at seq {broken_at})")
-    child_id = fork(sessions_dir, session_id, at_seq)
-    notes.append(f"continuing in recovery fork {child_id} from seq {at_seq}; "
+        if round_end and at_seq == result.last_seq:
+            notes.append(f"the log ends after a tool round the model has not answered yet (seq {at_seq})")
+        else:
+            notes.append(f"the log ends in the middle of a tool round (its history breaks at seq {broken_at})")
+    with recovery_boundaries():
+        child_id = fork(sessions_dir, session_id, at_seq)
+    kept = "the end of a finished tool round, its results kept" if round_end else "the last clean point"
+    notes.append(f"continuing in recovery fork {child_id} from seq {at_seq} ({kept}); "
                  f"{session_id}.jsonl is left as it was")
     child = session_path(sessions_dir, child_id)
     child_result = read_events(child)
@@ -225,7 +252,7 @@ def _recovery_fork(sessions_dir: Path, session_id: str, result: ReadResult, brok
 
 
 __all__ = [
-    "NoSuchSession", "ResumeError", "Resumed", "SessionInfo", "break_seq", "close_matches", "latest_session_id",
-    "list_sessions", "matching_sessions", "pick_session", "resume", "check_session_id", "session_config",
+    "NoSuchSession", "ResumeError", "Resumed", "SessionInfo", "break_seq", "chain_break_seq", "close_matches", "latest_session_id",
+    "list_sessions", "matching_sessions", "pick_session", "recovery_point", "resume", "check_session_id", "session_config",
     "session_ids",
 ]

@@ -6,6 +6,11 @@ file, byte for byte and with the same seq numbers (so "event 8" means the same t
 in both), then adds one ``fork`` event that records where it came from. The parent
 is only ever read.
 
+A recovery fork (resume of a damaged or broken log, session/resume.py) may also
+start at the end of a complete tool round (``round_ends``): that prefix is a valid
+request too, so a finished tool run is kept and never run again. ``fork ID N`` and
+``/fork N`` offer only the clean boundaries of ``fork_points``.
+
 That is not a rollback. A rollback moves the current session back; a fork leaves
 it exactly as it was and starts a second one. Neither touches files on disk that
 the agent edited: restoring those needs file snapshots.
@@ -13,6 +18,8 @@ the agent edited: restoring those needs file snapshots.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 from pathlib import Path
 from typing import Iterable
@@ -50,6 +57,70 @@ def fork_points(events: Iterable[Event]) -> list[int]:
     # # cannot continue. For now every event is offered.
     # return [event.seq for event in events]
     # END SCAFFOLD day-07 E4
+
+
+def round_ends(events: Iterable[Event]) -> list[int]:
+    """The seqs where a complete tool round ends: the ``tool`` result that answers the
+    last open call of an assistant message with tool calls, when every call of that
+    message has its result and its ``tool_end`` by then. The messages up to such a seq
+    are a valid request (the model goes on from the results), so a recovery fork may
+    start there; ``fork_points`` does not offer it to people (provided code, not an
+    exercise point)."""
+    ends: list[int] = []
+    calls: set[str] = set()
+    waiting: set[str] = set()
+    ended: set[str] = set()
+    for event in events:
+        if event.type == "tool_end":
+            ended.add(str(event.fields.get("id")))
+            continue
+        message = event.message
+        if not isinstance(message, dict):
+            continue
+        role = message.get("role")
+        if role == "assistant" and message.get("tool_calls"):
+            calls = {str(call.get("id")) for call in message["tool_calls"] if isinstance(call, dict)}
+            waiting, ended = set(calls), set()
+        elif role == "tool" and str(message.get("tool_call_id")) in waiting:
+            waiting.discard(str(message.get("tool_call_id")))
+            if not waiting and calls <= ended:
+                ends.append(event.seq)
+        else:
+            calls, waiting = set(), set()
+    return ends
+
+
+_ROUND_ENDS_ALLOWED = contextvars.ContextVar("round_ends_allowed", default=False)
+
+
+@contextlib.contextmanager
+def recovery_boundaries():
+    """Within it, ``fork`` also accepts the end of a complete tool round (``round_ends``):
+    what resume's recovery fork uses. Outside it only ``fork_points`` are accepted."""
+    token = _ROUND_ENDS_ALLOWED.set(True)
+    try:
+        yield
+    finally:
+        _ROUND_ENDS_ALLOWED.reset(token)
+
+
+def _prefix_events(parent: Path, at_seq: int) -> list[Event]:
+    """The parent's events up to ``at_seq`` (streamed with the provided line rule); []
+    if a bad line comes first or the seq is not there."""
+    events: list[Event] = []
+    previous_seq = 0
+    with open(parent, "rb") as handle:
+        for raw in handle:
+            if not raw.endswith(b"\n"):
+                return []
+            event, _problem = parse_line(raw, previous_seq)
+            if event is None or event.seq > at_seq:
+                return []
+            events.append(event)
+            if event.seq == at_seq:
+                return events
+            previous_seq = event.seq
+    return []
 
 
 def _prefix_size(parent: Path, at_seq: int) -> tuple[Event | None, int]:
@@ -107,9 +178,13 @@ def missing_event(path: Path, at_seq: int) -> str | None:
 def clean_prefix_size(parent: Path, at_seq: int) -> int | None:
     """The byte size of the parent's lines up to event ``at_seq`` if that is a fork point, else None."""
     event, size = _prefix_size(parent, at_seq)
-    if event is None or at_seq not in fork_points([event]):
+    if event is None:
         return None
-    return size
+    if at_seq in fork_points([event]):
+        return size
+    if _ROUND_ENDS_ALLOWED.get() and at_seq in round_ends(_prefix_events(parent, at_seq)):
+        return size
+    return None
 
 
 def listed_fork_points(path: Path) -> str:
@@ -160,5 +235,5 @@ def fork(sessions_dir: Path | str, parent_id: str, at_seq: int) -> str:
 
 
 __all__ = ["ForkError", "clean_prefix_size", "fork", "fork_points", "listed_fork_points", "missing_event",
-           "readable_end"]
+           "readable_end", "recovery_boundaries", "round_ends"]
 # [/day]
