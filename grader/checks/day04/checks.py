@@ -144,7 +144,7 @@ def unchanged(ctx, entry: dict, before: dict, kind: str, count: int = 0) -> None
 
 
 def test_edit_ambiguous_refused(ctx):
-    """edit_file refuses old text that appears 2 or 3 times (a whole line, or a piece inside lines) and says how many times; the file is not written at all; text that appears once is replaced, once."""
+    """edit_file refuses old text that appears 2 or 3 times (a whole line, or a piece inside lines, twice on one of them) and says how many times; the file is not written at all; text that appears once is replaced, once."""
     say, rng = ctx.say, ctx.rng("edit-ambiguous-refused")
     work = ctx.tmp("edit-ambiguous") / "work"
     name = inputs.file_name(rng, ".py")
