@@ -43,7 +43,10 @@ GUARDED_LINE = '    if b == 0:\n        raise ValueError("cannot divide by zero"
 TIMED_OUT = re.compile(r"timed?[ -]?out\b[^0-9\n]{0,12}?(\d+(?:\.\d+)?)\s*(?:s\b|sec|seconds?\b)", re.IGNORECASE)
 STATUS = re.compile(r"\b(?:exit(?:ed)?(?:\s+with)?(?:[ _-]?(?:status|code))?|return[ _]?code|status)\s*[:=]?\s*"
                     r"(-?\d+)\b", re.IGNORECASE)
-CUT = re.compile(r"\b(?:cut|truncat\w*|omitted|elided|skipped|dropped)\b", re.IGNORECASE)
+# A declared cut, in the usual words: "[... 1234 of 5678 characters cut ...]", "(output truncated)",
+# "[3000 chars omitted]", "... 40 more lines ...", "(shortened)", "(rest not shown)".
+CUT = re.compile(r"\b(?:cut|truncat\w*|omitted|elided|skipped|dropped|shortened|abridged|removed|not shown|"
+                 r"left out|\d[\d,_]* more (?:characters|chars|bytes|lines))\b", re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------- the whole scenario

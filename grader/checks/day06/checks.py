@@ -17,6 +17,13 @@ The contract is shared/days/day-06.md. How the checks get their inputs:
 * cancel-keeps-repl and no-dangling-call share one REPL run (the `cancelled`
   fixture): a real SIGINT while run_command is running, then one more turn.
 
+Every draw holds the cases the checks are about (none is left to a seed): the cancelled
+command writes a heartbeat line every 0.1 s until it is stopped, so a command left running
+shows as a file that still grows once the prompt is back; the call the loop guard must
+block is a grep whose one match (a line of a file the check wrote) is in its result when it
+runs, so "not run" is judged by what the result holds, and its wording is free; the same
+call comes a 3rd and a 4th time, once with its keys the other way round, beside near twins.
+
 Student code runs only in children. Failure wording lives in messages.toml.
 """
 

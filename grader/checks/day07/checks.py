@@ -12,6 +12,12 @@ The contract is shared/days/day-07.md. How the checks get their inputs:
   damage at random places), so no answer can be memorised, and each check rests on
   one exercise point only.
 
+Every draw holds the cases the checks are about (none is left to a seed): the recorder
+gets calls blocked by the approval gate and by the loop guard, each with its tool_end;
+replay and the reader get a log with a tool result (one line) of more than 1 MiB, longer
+than any plausible fixed line cap; the fork points are asked of a log whose answer at 8
+is an empty reply without tool calls; one parent is forked twice in the same second.
+
 Student code runs only in children. Failure wording lives in messages.toml.
 """
 

@@ -56,6 +56,8 @@ def test_the_cut_pattern_knows_the_provided_marker():
     cut = checks_module().CUT
     assert cut.search("head\n[... 1234 of 56789 characters cut ...]\ntail")
     assert cut.search("(output truncated)") and cut.search("[3000 chars omitted]")
+    assert cut.search("head\n[... 1,234 more characters ...]\ntail") and cut.search("(rest not shown)")
+    assert cut.search("... 40 more lines ...") and cut.search("[shortened]")
     assert not cut.search("out 00000 agent 会話 abcd\nerr 00000 fix 修复 efgh")
 
 
