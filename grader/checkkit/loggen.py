@@ -206,10 +206,14 @@ def _round1_bodies(rng: random.Random, suite: _Suite, used: set[str], *, empty_r
                                   f"{rng.choice(UNESCAPED_BREAKS)}{mixed_text(rng, (3, 4))}")]
 
 
+LONG_LINE_BYTES = 1_100_000  # above 1 MiB (1,048,576): longer than any plausible fixed line cap
+
+
 def _long_text(rng: random.Random) -> str:
-    """70 to 200 thousand characters of test output (a verbose suite, a long traceback):
-    one log line far longer than any fixed-size read buffer or line limit."""
-    target = rng.randint(70_000, 200_000)
+    """1.1 to 1.4 million characters of test output (a verbose suite, a long traceback; a
+    later day injects whole files into user messages): in every draw one log line of more
+    than 1 MiB, longer than any fixed-size read buffer or line limit a reader might use."""
+    target = rng.randint(LONG_LINE_BYTES, 1_400_000)
     parts, size = [], 0
     while size < target:
         part = f"\n{rng.choice(ASCII_WORDS)}_{rng.randrange(10**6)} ... ok {mixed_text(rng, (2, 6))}"
@@ -321,7 +325,7 @@ def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool |
     user sent the same prompt again (10 events): two equal user messages in a row, both kept.
     `empty_read`: a read_file round of an empty file first (12 events; its tool result
     and the assistant message asking for it both have content ""). `long_output`: the test
-    output is 70-200 thousand characters, one line longer than any read buffer. `config`:
+    output is 1.1-1.4 million characters, one line of more than 1 MiB (every draw). `config`:
     the model configuration the first event carries (default: the mock's)."""
     suite = _Suite.draw(rng)
     bodies = _round1_bodies(rng, suite, set(), empty_read=empty_read, long_output=long_output)

@@ -363,7 +363,7 @@ def test_an_empty_read_and_a_long_output_are_still_the_contract():
         assert results[0]["content"] == "" and len(empty.events) == 12 and empty.fork_points == [2, 12]
         assert (empty.replayed, empty.skipped) == (7, 5)
         long = round1_log(rng, long_output=True)
-        assert max(map(len, long.lines)) >= 70_000 and strict_read(long.data) == (long.events, None)
+        assert max(map(len, long.lines)) > 1024 * 1024 and strict_read(long.data) == (long.events, None)
 
 
 def test_the_first_line_with_another_seq_stops_at_line_one():

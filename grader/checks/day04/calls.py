@@ -70,8 +70,9 @@ def stub_in(ctx, entry: dict, tool: str) -> None:
 
 
 def refused(entry: dict) -> bool:
-    """What the model reads starts with `error`: the tool said no (a ToolError, through the registry)."""
-    return "content" in entry and entry["content"].lstrip().lower().startswith("error")
+    """The tool said no: its result is not ok (a ToolError, through the registry, in any words), or
+    what the model reads starts with `error`."""
+    return "content" in entry and (entry.get("ok") is False or entry["content"].lstrip().lower().startswith("error"))
 
 
 def said(entry: dict) -> str:

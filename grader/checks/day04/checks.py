@@ -13,7 +13,10 @@ The contract is shared/days/day-04.md. How the checks get their inputs:
   (harnesses/timeout_group.py proves each PID is its own before it looks at it);
 * write-is-atomic forks a writer that calls the lab's write_file on a large file in a
   loop and SIGKILLs it 20 times at random moments spread over a timed write, then
-  writers killed by their own rename (harnesses/atomic_writer.py).
+  writers killed by their own rename (whose os.fsync calls are watched), then first
+  writes of a new file killed at random moments and at their open of the target's own
+  name (harnesses/atomic_writer.py). Every draw has all of these: overwrites, a first
+  write of a new file, a rename onto the target.
 
 Student code runs only in children. Wording lives in messages.toml.
 """
@@ -40,7 +43,10 @@ GUARDED_LINE = '    if b == 0:\n        raise ValueError("cannot divide by zero"
 TIMED_OUT = re.compile(r"timed?[ -]?out\b[^0-9\n]{0,12}?(\d+(?:\.\d+)?)\s*(?:s\b|sec|seconds?\b)", re.IGNORECASE)
 STATUS = re.compile(r"\b(?:exit(?:ed)?(?:\s+with)?(?:[ _-]?(?:status|code))?|return[ _]?code|status)\s*[:=]?\s*"
                     r"(-?\d+)\b", re.IGNORECASE)
-CUT = re.compile(r"\b(?:cut|truncat\w*|omitted|elided|skipped|dropped)\b", re.IGNORECASE)
+# A declared cut, in the usual words: "[... 1234 of 5678 characters cut ...]", "(output truncated)",
+# "[3000 chars omitted]", "... 40 more lines ...", "(shortened)", "(rest not shown)".
+CUT = re.compile(r"\b(?:cut|truncat\w*|omitted|elided|skipped|dropped|shortened|abridged|removed|not shown|"
+                 r"left out|\d[\d,_]* more (?:characters|chars|bytes|lines))\b", re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------- the whole scenario
@@ -141,7 +147,7 @@ def unchanged(ctx, entry: dict, before: dict, kind: str, count: int = 0) -> None
 
 
 def test_edit_ambiguous_refused(ctx):
-    """edit_file refuses old text that appears 2 or 3 times (a whole line, or a piece inside lines) and says how many times; the file is not written at all; text that appears once is replaced, once."""
+    """edit_file refuses old text that appears 2 or 3 times (a whole line, or a piece inside lines, twice on one of them) and says how many times; the file is not written at all; text that appears once is replaced, once."""
     say, rng = ctx.say, ctx.rng("edit-ambiguous-refused")
     work = ctx.tmp("edit-ambiguous") / "work"
     name = inputs.file_name(rng, ".py")
@@ -442,7 +448,7 @@ STEPS = {"new": "what.step_new", "overwrite": "what.step_overwrite"}  # the clea
 
 
 def test_write_is_atomic(ctx):
-    """A process writing a large file with write_file, SIGKILLed at 20 random moments spread over a whole write (its last step too), always leaves the old content or one new content whole, never a mix; killed the moment its rename onto the target returns, the target already holds the new content whole; a rewrite replaces the file (a new inode), not its bytes in place; a write still works when the system's temp directory is unusable (the temp file is beside the target); a clean write, a rewrite and a write that fails leave no temp file behind."""
+    """A process writing a large file with write_file, SIGKILLed at 20 random moments spread over a whole write (its last step too), always leaves the old content or one new content whole, never a mix; killed the moment its rename onto the target returns, the target already holds the new content whole, and the file renamed went through os.fsync first; the first write of a new file, killed at random moments and at the moment the target's own name is opened for writing, leaves no file or the whole one, never a truncated one under the target's name; a rewrite replaces the file (a new inode), not its bytes in place; a write still works when the system's temp directory is unusable (the temp file is beside the target); a clean write, a rewrite and a write that fails leave no temp file behind."""
     say, rng = ctx.say, ctx.rng("write-is-atomic")
     work = ctx.tmp("write-is-atomic") / "work"
     clean_dir = inputs.word(rng)
@@ -459,9 +465,15 @@ def test_write_is_atomic(ctx):
     while clean["elsewhere"] in ("", clean["name"], blocker):
         clean["elsewhere"] = inputs.file_name(rng)
     quick = [spec(rng.randint(1_000, 6_000)) for _ in range(2)]  # inside one write buffer: flushed only on close
-    job = {"workdir": str(work), "path": f"{inputs.word(rng)}/{inputs.file_name(rng)}", "old": old,
+    kills_dir = inputs.word(rng)
+    fresh_dir = inputs.word(rng)
+    while fresh_dir in (kills_dir, clean_dir):
+        fresh_dir = inputs.word(rng)
+    fresh = {"path": f"{fresh_dir}/{inputs.file_name(rng)}", "content": spec(rng.randint(600_000, 1_200_000)),
+             "phases": [round(rng.uniform(0.05, 1.2), 3) for _ in range(6)]}  # and one killed at its open
+    job = {"workdir": str(work), "path": f"{kills_dir}/{inputs.file_name(rng)}", "old": old,
            "versions": versions, "phases": [round(rng.uniform(0.05, 1.6), 3) for _ in range(20)], "quick": quick,
-           "system_temp": str(ctx.tmp("write-is-atomic-temp") / inputs.word(rng)), "clean": clean}
+           "fresh": fresh, "system_temp": str(ctx.tmp("write-is-atomic-temp") / inputs.word(rng)), "clean": clean}
     answer, _ = harness_answer(ctx, "atomic_writer", job, "write-is-atomic", timeout=ctx.scaled(60))
     steps = answer.get("clean") or {}
     first = steps.get("new") or {}
@@ -515,6 +527,19 @@ def test_write_is_atomic(ctx):
         if entry.get("renamed") and entry.get("sha") != sha(whole):
             raise CheckFailed(say("atomic.renamed_early"), expected=say("brief.bytes_whole", size=len(whole.encode("utf-8"))),
                               seen=say("brief.bytes", size=entry.get("size")))
+        if entry.get("renamed") and not entry.get("fsynced"):
+            raise CheckFailed(say("atomic.no_fsync"), expected=say("brief.fsync_then_rename"),
+                              seen=say("brief.renamed_unsynced"))
+    fresh_seen, whole = answer.get("fresh") or [], fresh["content"]["unit"] * fresh["content"]["count"]
+    if len(fresh_seen) != len(fresh["phases"]) + 1:
+        raise CheckFailed(say("atomic.rounds", done=len(fresh_seen), total=len(fresh["phases"]) + 1))
+    for number, entry in enumerate(fresh_seen, 1):
+        if entry.get("missing") or entry.get("sha") == sha(whole):
+            continue  # a first write killed before its rename leaves no file: the name was never there
+        raise CheckFailed(say("atomic.fresh_opened", number=number) if entry.get("opened_in_place")
+                          else say("atomic.fresh_mixed", number=number), expected=say("brief.fresh_whole_or_none",
+                                                                size=len(whole.encode("utf-8"))),
+                          seen=say("brief.bytes", size=entry.get("size")))
 
 
 # --------------------------------------------------------------------------- bonus

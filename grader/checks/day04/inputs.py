@@ -66,7 +66,12 @@ def big_unit(rng: random.Random) -> str:
 def ambiguous_file(rng: random.Random) -> tuple[str, str, int, str, int, str]:
     """A file text in which a whole line appears 2 or 3 times and a piece inside lines the
     other count, plus two adjacent lines that appear once together:
-    (text, line, line_count, piece, piece_count, unique)."""
+    (text, line, line_count, piece, piece_count, unique).
+
+    Every draw holds: the whole line on 2 or 3 different lines; the piece twice on ONE
+    line (so an edit that counts matching lines, not matches, counts too few: 1 of 2, or
+    2 of 3), and for a count of 3 once more on another line; two adjacent lines that
+    appear once together."""
     while True:
         lines = distinct_lines(rng, rng.randint(10, 16))
         line_count, piece_count = rng.sample([2, 3], 2)
@@ -75,8 +80,10 @@ def ambiguous_file(rng: random.Random) -> tuple[str, str, int, str, int, str]:
         body = list(lines)
         for at in sorted(rng.sample(range(len(body) + 1), line_count), reverse=True):
             body.insert(at, repeated)
-        for i in rng.sample([i for i, line in enumerate(body) if line != repeated], piece_count):
-            body[i] = body[i] + f"  # {piece}"
+        hosts = rng.sample([i for i, line in enumerate(body) if line != repeated], piece_count - 1)
+        for n, i in enumerate(hosts):
+            pieces = rng.choice([f"{piece}, {piece}", f"{piece} -> {piece}", f"{piece}/{piece}"]) if n == 0 else piece
+            body[i] = body[i] + f"  # {pieces}"
         text = "\n".join(body) + "\n"
         start = rng.randrange(len(body) - 1)
         unique = body[start] + "\n" + body[start + 1]

@@ -21,6 +21,7 @@ Student code runs only in children. Wording lives in messages.toml.
 from __future__ import annotations
 
 import json
+import re
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -29,6 +30,9 @@ from grader.checkkit import CheckFailed, wait_until
 from . import rules as R
 from .live import (WAIT, Call, Round, Script, agent_env, chat_requests, finish, planted, prompts, screen_tail,
                    prompt_lines, server_for, tool_results, wait_for_prompt)
+
+# A denial in the words of any correct gate: "denied", "blocked by a rule", "refused", "not allowed" ...
+DENIAL = re.compile(r"den(?:y|ied|ial)|refus|block|reject|forbid|disallow|not (?:allowed|permitted|run)", re.IGNORECASE)
 
 NO_ONE = "no one to ask"
 
@@ -229,7 +233,7 @@ def test_denied_becomes_result(ctx):
     content = results.get(denied.id)
     if count < 2 or content is None:
         raise CheckFailed(say("denied.no_result"), seen=ctx.evidence(result))
-    if "denied" not in content.lower() or pattern not in content:
+    if not DENIAL.search(content) or pattern not in content:  # a denial in any words, naming the rule
         raise CheckFailed(say("denied.reason", pattern=pattern),
                           expected=say("brief.result_naming", rule=f"'deny run_command {pattern}'"),
                           seen=content)

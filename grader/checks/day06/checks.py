@@ -17,6 +17,13 @@ The contract is shared/days/day-06.md. How the checks get their inputs:
 * cancel-keeps-repl and no-dangling-call share one REPL run (the `cancelled`
   fixture): a real SIGINT while run_command is running, then one more turn.
 
+Every draw holds the cases the checks are about (none is left to a seed): the cancelled
+command writes a heartbeat line every 0.1 s until it is stopped, so a command left running
+shows as a file that still grows once the prompt is back; the call the loop guard must
+block is a grep whose one match (a line of a file the check wrote) is in its result when it
+runs, so "not run" is judged by what the result holds, and its wording is free; the same
+call comes a 3rd and a 4th time, once with its keys the other way round, beside near twins.
+
 Student code runs only in children. Failure wording lives in messages.toml.
 """
 
@@ -50,7 +57,14 @@ FAST = "0.01"               # MCA_TIME_SCALE where only the count of requests ma
 PROMPT = "you > "
 STEP = 15                   # seconds for one step of a REPL (a prompt, a reply)
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}
+# A result that reads as a failure to the model, in any words: "error: ...", "read_file failed: ...",
+# "FileNotFoundError: ...", "cannot decode ..." (the kit's own results start with `error:`).
+FAILURE = re.compile(r"\berror\b|\bfail(?:ed|ure|s)?\b|\w+(?:Error|Exception)\b|\bcannot\b|\bcould not\b|"
+                     r"\bcan't\b|\bunable\b|\bno such\b|\bnot found\b", re.IGNORECASE)
 CANCEL_WORDS = re.compile(r"cancel|interrupt|abort|stopp?ed by the user", re.IGNORECASE)
+# A blocked call's result says why, in any words: a loop, a repeat, a call made before, the guard.
+GUARD_REASON = re.compile(r"block|loop|guard|repeat|again|already|same (?:call|tool|arguments)|\d+ times|twice|"
+                          r"more than|too many|stuck", re.IGNORECASE)
 
 
 def nominal(attempt: int) -> float:
@@ -129,7 +143,7 @@ def _broken(ctx, answer, what: str) -> None:
 # --------------------------------------------------------------------------- E5: errors are information
 
 def test_tool_error_fed_back(ctx):
-    """Tools that raise inside their own code (a missing file, a binary file, a path under a file) each give the model a result that starts with error: and says what went wrong, shown as failed; the model's next call reads the right file and the turn ends with its answer."""
+    """Tools that raise inside their own code (a missing file, a binary file, a path under a file) each give the model a result that reads as an error (in any words: `error: ...`, `... failed: ...`, an exception's name) and says what went wrong, shown as failed; the model's next call reads the right file and the turn ends with its answer."""
     say, rng = ctx.say, ctx.rng("tool-error-fed-back")
     model = model_name(ctx, "tool-error-fed-back")
     ws = ctx.workspace("tool-error-fed-back")
@@ -165,7 +179,7 @@ def test_tool_error_fed_back(ctx):
         call = described(name, args)
         if not isinstance(got, str):
             raise CheckFailed(say("fed.no_result", call=call), seen=json.dumps(list(results), ensure_ascii=False))
-        if not got.startswith("error:"):
+        if not FAILURE.search(got):
             raise CheckFailed(say("fed.not_error", what=what, call=call), expected=say("brief.error_why"),
                               seen=repr(got[:200]))
         if not any(piece in got for piece in pieces):
@@ -418,6 +432,7 @@ class Cancelled:
     requests: list = field(default_factory=list)
     result: ChildResult | None = None
     stage: str = "start"           # how far it got: start, asked, running, prompt, answered
+    beats: tuple[int, int, float] | None = None  # the command's heartbeat file: bytes then, bytes later, seconds
 
 
 def _prompts(child) -> int:
@@ -432,12 +447,15 @@ def cancelled(ctx) -> Cancelled:
     name, content = file_name(rng, ".txt"), file_text(rng)
     (ws / name).write_text(content, encoding="utf-8")
     marker = f"started-{rng.getrandbits(32):08x}"
+    beat = f"beat-{rng.getrandbits(32):08x}.log"
     before = [(call_id(rng), "read_file", {"path": name})]
     after = [(call_id(rng), rng.choice(("list_dir", "grep")), {})]
     after[0][2].update({"path": "."} if after[0][1] == "list_dir" else {"pattern": rng.choice(ASCII_WORDS)})
     if rng.random() < 0.5:
         before.append((call_id(rng), "grep", {"pattern": f"zq{rng.getrandbits(24):06x}", "path": "."}))
-    slow = (call_id(rng), "run_command", {"command": f"touch {marker} && sleep 30"})
+    # It beats every 0.1 s until stopped (bounded: 30 s), so the check sees whether the cancel stopped it.
+    slow = (call_id(rng), "run_command", {"command": f"touch {marker}; i=0; while [ $i -lt 300 ]; do "
+                                                     f"echo $i >> {beat}; i=$((i+1)); sleep 0.1; done"})
     calls = before + [slow] + after
     quick = {cid: (content if tool == "read_file" else "no matches") for cid, tool, _ in before}
     run = Cancelled([words(rng), words(rng)], calls, len(before), quick, words(rng))
@@ -448,7 +466,7 @@ def cancelled(ctx) -> Cancelled:
             child = ctx.start_agent("--yes", cwd=ws, extra_env=env, mock=False)
         with child:
             try:
-                _cancel(ctx, child, ws / marker, run)
+                _cancel(ctx, child, ws / marker, ws / beat, run)
             finally:
                 child.close_stdin()
                 try:
@@ -459,7 +477,14 @@ def cancelled(ctx) -> Cancelled:
     return run
 
 
-def _cancel(ctx, child, marker, run: Cancelled) -> None:
+def _size(path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _cancel(ctx, child, marker, beat, run: Cancelled) -> None:
     def step(done, seconds=STEP) -> bool:
         wait_until(lambda: done() or not child.running(), ctx.scaled(seconds))
         return done()
@@ -476,13 +501,17 @@ def _cancel(ctx, child, marker, run: Cancelled) -> None:
     if not step(lambda: _prompts(child) >= 2, 2 * STEP):  # a loaded machine may take its time
         return
     run.stage = "prompt"
+    time.sleep(ctx.scaled(0.3))  # the prompt is back: whatever stopped the command has stopped it by now
+    then, window = _size(beat), ctx.scaled(1.5)
+    time.sleep(window)  # a command still running beats about 15 times in this window
+    run.beats = (then, _size(beat), window)
     child.send(run.said[1] + "\n")
     if step(lambda: _prompts(child) >= 3):
         run.stage = "answered"
 
 
 def test_cancel_keeps_repl(ctx, cancelled):
-    """Ctrl-C (a real SIGINT) while run_command runs: a line says the turn was cancelled, the REPL prompt comes back, the next line gets its reply, and the end of input exits 0."""
+    """Ctrl-C (a real SIGINT) while run_command runs: a line says the turn was cancelled, the command it was running is stopped (its heartbeat file stops growing once the prompt is back), the REPL prompt comes back, the next line gets its reply, and the end of input exits 0."""
     say, run = ctx.say, cancelled
     result = run.result
     if run.stage in ("start", "asked"):
@@ -497,6 +526,10 @@ def test_cancel_keeps_repl(ctx, cancelled):
         raise CheckFailed(say("cancel.not_said"),
                           expected=say("brief.line_such_as", line="error (loop): cancelled by the user"),
                           seen=" | ".join(result.stderr.strip().split("\n")[-4:]))
+    if run.beats and run.beats[1] > run.beats[0]:
+        raise CheckFailed(say("cancel.still_running", seconds=round(run.beats[2], 1)),
+                          expected=say("brief.command_stopped"),
+                          seen=say("brief.beat_grew", before=run.beats[0], after=run.beats[1]))
     if run.stage != "answered" or run.answer not in result.stdout.split(PROMPT)[2]:
         raise CheckFailed(say("cancel.next_turn"), expected=run.answer,
                           seen=repr(result.stdout.split(PROMPT)[2][:200]) if result.stdout.count(PROMPT) > 2
@@ -545,10 +578,10 @@ def test_no_dangling_call(ctx, cancelled):
 
 # --------------------------------------------------------------------------- caps
 
-def _guard_plan(rng, files: dict[str, str]):
-    """Turn 1 and turn 2 of the loop-guard conversation: replies of calls, and what each call must give."""
+def _guard_plan(rng, files: dict[str, str], pattern: str, hit: str):
+    """Turn 1 and turn 2 of the loop-guard conversation: replies of calls, and what each call must give
+    (for the repeated grep, whose one match is the line `hit`: None, "holds `hit`, as its first run did")."""
     (one, one_text), (two, two_text) = files.items()
-    pattern = f"zq{rng.getrandbits(32):08x}"
     grep = ("grep", {"pattern": pattern, "path": "."})
     grep_turned = ("grep", {"path": ".", "pattern": pattern})  # the same call, its keys the other way round
     read_one, read_two, list_one = ("read_file", {"path": one}), ("read_file", {"path": two}), \
@@ -574,14 +607,15 @@ def _guard_plan(rng, files: dict[str, str]):
             for name, args in reply:
                 key = name + json.dumps(args, sort_keys=True)
                 counts[key] = counts.get(key, 0) + 1
-                expect = "no matches" if name == "grep" else outputs[described(name, args)]
+                expect = (None if args.get("pattern") == pattern else "no matches") if name == "grep" \
+                    else outputs[described(name, args)]
                 planned.append((call_id(rng), name, args, ORDINAL[counts[key]], counts[key] > 2, expect, turn))
             plan.append(planned)
     return plan, len(turn1)
 
 
 def test_loop_guard(ctx):
-    """The same call (same tool, same arguments in any key order) made a third and a fourth time in a turn is blocked with a result that tells the model; other calls, the same tool with other arguments (the same values under swapped names, another pattern on the same path) and the same call in the next turn run; both turns end with the model's answer."""
+    """The same call (same tool, same arguments in any key order) made a third and a fourth time in a turn is blocked: the tool is not run (its result lacks what the tool finds), the result is not ok and tells the model why, and the turn goes on; other calls, the same tool with other arguments (the same values under swapped names, another pattern on the same path) and the same call in the next turn run; both turns end with the model's answer."""
     say, rng = ctx.say, ctx.rng("loop-guard")
     model = model_name(ctx, "loop-guard")
     ws = ctx.workspace("loop-guard")
@@ -590,7 +624,13 @@ def test_loop_guard(ctx):
         files[file_name(rng, ".md")] = file_text(rng)
     for name, text in files.items():
         (ws / name).write_text(text, encoding="utf-8")
-    plan, first_turn = _guard_plan(rng, files)
+    pattern = f"zq{rng.getrandbits(32):08x}"
+    hit = f"{words(rng)} {pattern} {words(rng)}"  # what the repeated grep finds when it runs
+    hit_file = file_name(rng, ".md")
+    while hit_file in files:
+        hit_file = file_name(rng, ".md")
+    (ws / hit_file).write_text(f"{file_text(rng).rstrip()}\n{hit}\n", encoding="utf-8")
+    plan, first_turn = _guard_plan(rng, files, pattern, hit)
     answers = [words(rng), words(rng)]
     script = [calls_reply(rng, model, words(rng), [(c[0], c[1], c[2]) for c in reply]) for reply in plan[:first_turn]]
     script.append(text_reply(rng, model, answers[0]))
@@ -606,19 +646,32 @@ def test_loop_guard(ctx):
     if len(requests) != len(script):
         raise CheckFailed(say("guard.rounds", count=len(requests), expected=len(script)), seen=ctx.evidence(result))
     results = tool_results(requests[-1].messages)
-    for reply in plan:
-        for cid, name, args, count, blocked, expect, turn in reply:
-            content = results.get(cid)
-            call = described(name, args)
-            if not isinstance(content, str):
-                raise CheckFailed(say("guard.no_result", call=call, turn=turn))
-            if blocked and not content.startswith("blocked:"):
+    ordered = [c for reply in plan for c in reply]
+    # The screen's `<- NAME ok|failed|blocked ...` line of each call, in order: whether its result was ok.
+    outcomes = re.findall(r"^\s*<- (\w+) (ok|failed|blocked)\b", result.stderr, re.MULTILINE)
+    paired = len(outcomes) == len(ordered) and all(o[0] == c[1] for o, c in zip(outcomes, ordered))
+    for index, (cid, name, args, count, blocked, expect, turn) in enumerate(ordered):
+        content = results.get(cid)
+        call = described(name, args)
+        state = outcomes[index][1] if paired else None
+        if not isinstance(content, str):
+            raise CheckFailed(say("guard.no_result", call=call, turn=turn))
+        ran = hit in content if expect is None else content == expect
+        if blocked:
+            if ran:
                 raise CheckFailed(say("guard.not_blocked", call=call, count=count, turn=turn),
-                                  expected="blocked: ...", seen=repr(content[:160]))
-            if not blocked and content != expect:
-                key = "guard.blocked_wrongly" if content.startswith("blocked:") else "guard.result_wrong"
-                raise CheckFailed(say(key, call=call, count=count, turn=turn), expected=repr(expect[:160]),
-                                  seen=repr(content[:160]))
+                                  expected=say("brief.not_run"), seen=repr(content[:160]))
+            if state == "ok":
+                raise CheckFailed(say("guard.blocked_ok", call=call, count=count, turn=turn),
+                                  expected=say("brief.not_ok"), seen=f"<- {name} ok")
+            if not GUARD_REASON.search(content):
+                raise CheckFailed(say("guard.no_reason", call=call, count=count, turn=turn),
+                                  expected=say("brief.reason"), seen=repr(content[:160]))
+        elif not ran:
+            looks_blocked = state == "blocked" or (state != "ok" and bool(GUARD_REASON.search(content)))
+            raise CheckFailed(say("guard.blocked_wrongly" if looks_blocked else "guard.result_wrong",
+                                  call=call, count=count, turn=turn),
+                              expected=repr(hit if expect is None else expect[:160]), seen=repr(content[:160]))
     replies = [part.strip() for part in result.stdout.split(PROMPT)[1:]]
     for k, answer in enumerate(answers):
         if k >= len(replies) or not replies[k].endswith(answer):

@@ -12,6 +12,12 @@ The contract is shared/days/day-07.md. How the checks get their inputs:
   damage at random places), so no answer can be memorised, and each check rests on
   one exercise point only.
 
+Every draw holds the cases the checks are about (none is left to a seed): the recorder
+gets calls blocked by the approval gate and by the loop guard, each with its tool_end;
+replay and the reader get a log with a tool result (one line) of more than 1 MiB, longer
+than any plausible fixed line cap; the fork points are asked of a log whose answer at 8
+is an empty reply without tool calls; one parent is forked twice in the same second.
+
 Student code runs only in children. Failure wording lives in messages.toml.
 """
 
@@ -33,7 +39,7 @@ from grader.checkkit.draws import mixed_text
 from grader.checkkit.sessionlog import (KNOWN_TYPES, described, is_utc, logs_in, names, read_lines, shapes,
                                         why_not_utc)
 
-from .calls import call, failed_call, fields_of, inspect, new_logs, odd_value, rows, scratch_with
+from .calls import call, digest_long, failed_call, fields_of, inspect, new_logs, odd_value, rows, scratch_with
 from .compare import ReadCase, messages_differ, read_answer
 from .live import (NOT_UTC, ROUND1, ROUND1_SHAPE, WAIT_TIMEOUT, history_problem, kill_during_tests, model_server,
                    only_log, workspace)
@@ -133,7 +139,7 @@ def test_event_order(ctx, round1):
 # --------------------------------------------------------------------------- check 4: on disk when it happens
 
 def test_written_as_it_happens(ctx):
-    """While the tool is still running, events 1-4 are already on disk and a SIGKILL loses none of them; fed one agent event at a time, the recorder has each line in the file, complete and in one write, when handle returns."""
+    """While the tool is still running, events 1-4 are already on disk and a SIGKILL loses none of them; fed one agent event at a time (calls blocked by the gate and by the loop guard too, whose tool_end is logged like any other), the recorder has each line in the file, complete and in one write, when handle returns."""
     killed = kill_during_tests(ctx, "written-as-it-happens")
     expected = ROUND1_SHAPE[:4]
     seen = described(killed.during)
@@ -148,7 +154,7 @@ def test_written_as_it_happens(ctx):
 # --------------------------------------------------------------------------- checks 5-6: replay and resume
 
 def test_replay_counts(ctx):
-    """Replaying generated logs (with error, unknown-type and fork events too) returns exactly the logged messages in log order, counts every other event as skipped, and gives a token estimate above zero."""
+    """Replaying generated logs (with error, unknown-type and fork events too, and a tool result of more than 1 MiB) returns exactly the logged messages in log order, whatever their size, counts every other event as skipped, and gives a token estimate above zero."""
     rng = ctx.rng("replay-counts")
     two = loggen.two_round_log(rng)
     say = ctx.say
@@ -160,6 +166,7 @@ def test_replay_counts(ctx):
             (say("what.retried_prompt"), loggen.round1_log(rng, retried_prompt=True)),
             (say("what.clock_back"), loggen.round1_log(rng, clock_back=True)),
             (say("what.empty_read"), loggen.round1_log(rng, empty_read=True)),
+            (say("what.long_result"), loggen.round1_log(rng, long_output=True)),  # a tool result over 1 MiB
             (say("what.iterator"), loggen.round1_log(rng))]
     inputs = [rows(log.events) for _, log in logs]
     inputs[-1] = {"rows": inputs[-1], "once": True}
@@ -168,7 +175,7 @@ def test_replay_counts(ctx):
         problem = failed_call(ctx.say, "replay", answer, what)
         if problem:
             raise problem
-        wrong = messages_differ(ctx.say, answer.get("messages"), log.messages, what)
+        wrong = messages_differ(ctx.say, answer.get("messages"), digest_long(log.messages), what)
         if wrong:
             raise CheckFailed(wrong)
         counts = (answer.get("replayed"), answer.get("skipped"))
@@ -264,7 +271,7 @@ def _read_cases(ctx, name: str, entries) -> list[tuple[ReadCase, dict]]:
 
 
 def test_torn_tail(ctx):
-    """A generated log whose last line was cut at a random byte (also inside a multi-byte character, or only its newline dropped) reads as its complete events and reports that line as incomplete, not as a bad line; the same logs uncut read as clean, one with a line of 70 KB or more too; a file read again as it grows gives what it holds then; no file is changed."""
+    """A generated log whose last line was cut at a random byte (also inside a multi-byte character, or only its newline dropped) reads as its complete events and reports that line as incomplete, not as a bad line; the same logs uncut read as clean, one with a line of more than 1 MiB too; a file read again as it grows gives what it holds then; no file is changed."""
     rng = ctx.rng("torn-tail")
     one, two, three = loggen.round1_log(rng), loggen.two_round_log(rng), loggen.round1_log(rng, unknown=True)
     long = loggen.round1_log(rng, long_output=True)
@@ -354,6 +361,16 @@ def _with_empty_tool_calls(rng) -> loggen.GeneratedLog:
     return loggen.GeneratedLog(log.session_id, [loggen.encode(e) for e in events], events)
 
 
+def _with_empty_answer(rng) -> loggen.GeneratedLog:
+    """A two-round log whose round-1 answer (seq 8) is an empty reply without tool calls (a
+    model that said nothing): a clean boundary all the same, so the points stay 2, 8, 9, 19."""
+    log = loggen.two_round_log(rng)
+    events = [dict(e) for e in log.events]
+    assert events[7]["type"] == "message" and events[7]["message"]["role"] == "assistant"
+    events[7] = {**events[7], "message": {**events[7]["message"], "content": ""}}
+    return loggen.GeneratedLog(log.session_id, [loggen.encode(e) for e in events], events)
+
+
 def _slices(say, rng, log: loggen.GeneratedLog) -> list[tuple[str, loggen.GeneratedLog]]:
     """Parts of a log, as resume and the recovery fork hand them to fork_points (the events
     before a damaged line, one event at a time): an answer must be the seqs of the events
@@ -374,7 +391,7 @@ def _slices(say, rng, log: loggen.GeneratedLog) -> list[tuple[str, loggen.Genera
 
 
 def test_fork_points(ctx):
-    """On generated logs and parts of them the fork points are exactly the seqs of the clean boundaries, in log order (2, 8, 9, 19 on a two-round log; others with error, unknown-type, fork and empty tool_calls events), and `fork ID 4` is refused with the valid points named and nothing created."""
+    """On generated logs and parts of them the fork points are exactly the seqs of the clean boundaries, in log order (2, 8, 9, 19 on a two-round log, also when the answer at 8 is an empty reply; others with error, unknown-type, fork and empty tool_calls events), and `fork ID 4` is refused with the valid points named and nothing created."""
     say = ctx.say
     rng = ctx.rng("fork-points")
     two = loggen.two_round_log(rng)
@@ -382,6 +399,7 @@ def test_fork_points(ctx):
             (say("what.two_rounds_error"), loggen.two_round_log(rng, error_between_rounds=True)),
             (say("what.round1_unknown"), loggen.round1_log(rng, unknown=True, error=True)),
             (say("what.empty_tool_calls"), _with_empty_tool_calls(rng)),
+            (say("what.empty_answer"), _with_empty_answer(rng)),
             (say("what.forked"), loggen.fork_child(two, rng.choice(two.fork_points), rng))]
     logs += _slices(say, rng, loggen.two_round_log(rng, error=True))
     answers = call(ctx, "fork_points", [rows(log.events) for _, log in logs], "fork-points")
@@ -528,7 +546,7 @@ def test_fork_copies_prefix(ctx, forks):
 
 
 def test_parent_untouched(ctx, forks):
-    """A fork does not write the parent at all, also while another process has the session open for writing: its bytes, size, inode, mtime and ctime stay as they were."""
+    """A fork does not write the parent at all, also while another process has the session open for writing: its bytes, size, inode, mtime and ctime stay as they were; nor any other session: two forks of one parent in the same second make two sessions with their own ids, the first left as it was."""
     say = ctx.say
     for fork in forks:
         _forked_child(ctx, fork)
@@ -541,6 +559,33 @@ def test_parent_untouched(ctx, forks):
         changed = [name for name, a, b in zip(("inode", "mtime", "ctime"), fork.before[2:], now[2:]) if a != b]
         if changed:
             raise CheckFailed(say("fork.parent_rewritten", at=fork.at_seq, what=", ".join(changed)))
+    _fork_twice(ctx)
+
+
+def _fork_twice(ctx) -> None:
+    """One parent forked twice in the same second (the lab's fork, twice in one harness): two
+    new sessions with their own ids, and the first child not written by the second fork."""
+    say, rng = ctx.say, ctx.rng("fork-twice")
+    log = loggen.two_round_log(rng)
+    at = rng.choice(log.fork_points)
+    root = scratch_with(ctx, "fork-twice", log)
+    answer = call(ctx, "fork_twice", [{"sessions": str(root / ".sessions"), "parent": log.session_id, "at": at}],
+                  "fork-twice")[0]
+    problem = failed_call(say, "fork", answer.get("first") if isinstance(answer.get("first"), dict) else {},
+                          say("what.fork_first", at=at))
+    if problem:
+        raise problem
+    first, second = answer.get("first"), answer.get("second")
+    if isinstance(second, dict):
+        raise CheckFailed(say("fork.second_failed", at=at, error=second.get("raised") or second.get("stub"),
+                              where=second.get("where")), seen=", ".join(answer.get("files") or []))
+    if first == second:
+        raise CheckFailed(say("fork.same_id", at=at, new_id=first), expected=say("brief.two_ids"),
+                          seen=", ".join(answer.get("files") or []))
+    if answer.get("first_after") != answer.get("first_before"):
+        raise CheckFailed(say("fork.first_child_written", at=at, first=first, second=second))
+    if "sha" not in (answer.get("second_file") or {}):
+        raise CheckFailed(say("fork.second_missing", at=at, second=second), seen=", ".join(answer.get("files") or []))
 
 
 # The bonus checks live in bonus.py; collected from here, in course.toml's order.

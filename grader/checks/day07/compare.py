@@ -13,7 +13,7 @@ from pathlib import Path
 
 from grader.checkkit import CheckFailed, differing, short
 
-from .calls import failed_call, fields_of, odd_value
+from .calls import digest_long, failed_call, fields_of, odd_value
 
 
 def _brief(say, message) -> str:
@@ -78,7 +78,7 @@ def read_answer(say, case: ReadCase, answer: dict) -> CheckFailed | None:
     stopped, reason, events = answer.get("stopped_at"), answer.get("reason"), answer.get("events")
     if odd_value(events) or not isinstance(events, list):
         return CheckFailed(say("read.not_events", what=case.what, seen=odd_value(events) or short(repr(events))))
-    expected = [[e["seq"], e["type"], fields_of(e)] for e in case.events]
+    expected = digest_long([[e["seq"], e["type"], fields_of(e)] for e in case.events])
     if case.stopped_at is None:
         if stopped is not None:
             return CheckFailed(say("read.phantom", what=case.what, lines=len(case.events), line=stopped,

@@ -19,14 +19,21 @@ TOOL_END_FIELDS = ("id", "name", "ok", "ms", "chars", "truncated", "blocked_by")
 
 def agent_events(rng) -> list[dict]:
     """A turn's agent events as the loop emits them, with random text, ids and numbers:
-    an empty file read (its result is ""), a tool round whose tool fails, a retried
-    gateway error whose attempt used no tokens, streamed text, the answer. Empty values
+    an empty file read (its result is ""), a tool round whose tool fails, a round of two
+    calls that never ran (one refused by the approval gate, one stopped by the loop guard:
+    each still has its ToolFinished, ok false, and a tool_end is its record), a retried
+    gateway error whose attempt used no tokens, streamed text, the answer. Every draw has
+    all of them. Empty values
     belong to the record: an assistant asking for a tool often says "", and a usage of
     0 tokens is a usage all the same."""
     def call_id() -> str:
         return "call_" + "".join(rng.choices("abcdefghijkmnopqrstuvwxyz0123456789", k=6))
 
-    read_id, run_id = call_id(), call_id()
+    read_id, run_id, denied_id, looped_id = call_id(), call_id(), call_id(), call_id()
+    denied_args = {"path": rng.choice(["calc.py", "notes.md", "pkg/util.py"]), "content": mixed_text(rng)}
+    denied = f"the user said no to write_file: {mixed_text(rng, (1, 3))}"
+    looped = (f"blocked: run_command was already called 2 times with these arguments in this turn; "
+              f"{mixed_text(rng, (1, 3))}")
     read_args = {"path": rng.choice(["__init__.py", "empty.txt", "pkg/__init__.py"])}
     args = {"command": f"python -m unittest {rng.choice(['-v', '-q', ''])}".strip()}
     output = f"exit status 1 ({rng.randint(5, 900)} ms)\n{mixed_text(rng)}\nERROR: test_{rng.choice(['x', 'y'])}"
@@ -48,6 +55,18 @@ def agent_events(rng) -> list[dict]:
         {"kind": "ToolFinished", "id": run_id, "name": "run_command", "ok": False, "ms": rng.randint(0, 9000),
          "chars": len(output), "truncated": rng.random() < 0.5, "blocked_by": None},  # null is information too
         {"kind": "MessageAdded", "message": {"role": "tool", "tool_call_id": run_id, "content": output}},
+        {"kind": "UsageReported", "input_tokens": rng.randint(10, 5000), "output_tokens": rng.randint(1, 500)},
+        {"kind": "MessageAdded", "message": {"role": "assistant", "content": rng.choice(["", mixed_text(rng)]),
+                                             "tool_calls": [{"id": denied_id, "name": "write_file", "args": denied_args},
+                                                            {"id": looped_id, "name": "run_command", "args": args}]}},
+        {"kind": "ToolStarted", "id": denied_id, "name": "write_file", "args": denied_args},
+        {"kind": "ToolFinished", "id": denied_id, "name": "write_file", "ok": False, "ms": 0, "chars": len(denied),
+         "truncated": False, "blocked_by": "approval"},  # never ran: its end is still an event
+        {"kind": "MessageAdded", "message": {"role": "tool", "tool_call_id": denied_id, "content": denied}},
+        {"kind": "ToolStarted", "id": looped_id, "name": "run_command", "args": args},
+        {"kind": "ToolFinished", "id": looped_id, "name": "run_command", "ok": False, "ms": 0, "chars": len(looped),
+         "truncated": False, "blocked_by": "loop_guard"},
+        {"kind": "MessageAdded", "message": {"role": "tool", "tool_call_id": looped_id, "content": looped}},
         {"kind": "ErrorOccurred", "message": f"model request failed: HTTP 503; trying again ({mixed_text(rng, (1, 2))})",
          "where": "gateway", "retrying": True},
         {"kind": "UsageReported", "input_tokens": 0, "output_tokens": 0},  # the failed attempt

@@ -56,6 +56,8 @@ def test_the_cut_pattern_knows_the_provided_marker():
     cut = checks_module().CUT
     assert cut.search("head\n[... 1234 of 56789 characters cut ...]\ntail")
     assert cut.search("(output truncated)") and cut.search("[3000 chars omitted]")
+    assert cut.search("head\n[... 1,234 more characters ...]\ntail") and cut.search("(rest not shown)")
+    assert cut.search("... 40 more lines ...") and cut.search("[shortened]")
     assert not cut.search("out 00000 agent 会話 abcd\nerr 00000 fix 修复 efgh")
 
 
@@ -77,6 +79,10 @@ def test_ambiguous_and_missing_inputs_hold_their_counts():
         text, line, line_count, piece, piece_count, unique = inputs.ambiguous_file(rng)
         assert {line_count, piece_count} == {2, 3}
         assert text.count(line) == line_count and text.count(piece) == piece_count and text.count(unique) == 1
+        rows = text.splitlines()
+        assert sum(row == line for row in rows) == line_count  # the whole line on lines of its own
+        assert any(row.count(piece) == 2 for row in rows)  # two copies on one line, in every draw:
+        assert sum(piece in row for row in rows) == piece_count - 1  # counting lines counts one too few
         text, lines, misses, target = inputs.missing_cases(rng)
         assert len(misses) == 5 and all(old not in text for _, old in misses)
         kinds = dict(misses)
@@ -115,7 +121,7 @@ def test_harnesses_never_signal_a_group_or_a_pid_they_have_not_proven_theirs():
     kills = re.findall(r"os\.kill\((?:os\.getpid\(\)|\w+), [\w.]+\)", atomic)  # its own forked, unreaped writers, or a writer itself
     assert atomic.count("os.kill(") == len(kills)
     assert kills and set(kills) <= {"os.kill(pid, signal.SIGKILL)", "os.kill(os.getpid(), signal.SIGKILL)"}
-    assert atomic.count("os.kill(os.getpid()") == 1 and atomic.count("os.kill(pid,") == 2
+    assert atomic.count("os.kill(os.getpid()") == 2 and atomic.count("os.kill(pid,") == 4  # rename and open hooks
     for at in [m.start() for m in re.finditer(r"os\.kill\(pid,", atomic)]:
         assert atomic.rindex("pid = os.fork()", 0, at) < at < atomic.index("os.waitpid(pid, 0)", at)
     for path in (DAY.checks_dir).glob("*.py"):

@@ -76,7 +76,8 @@ def test_the_guard_plan_blocks_the_third_and_fourth_repeat_only():
     checks = checks_module()
     for seed in range(50):
         rng = random.Random(seed)
-        plan, first_turn = checks._guard_plan(rng, {"a.txt": "A\n", "b.txt": "B\n"})
+        pattern = f"zq{rng.getrandbits(32):08x}"
+        plan, first_turn = checks._guard_plan(rng, {"a.txt": "A\n", "b.txt": "B\n"}, pattern, f"hit {pattern} here")
         calls = [c for reply in plan for c in reply]
         blocked = [(name, count, turn) for _, name, _, count, block, _, turn in calls if block]
         assert blocked == [("grep", "3rd", 1), ("grep", "4th", 1)], blocked
@@ -90,6 +91,32 @@ def test_the_guard_plan_blocks_the_third_and_fourth_repeat_only():
         assert [c[1] for c in plan[-1]] == ["grep"] and not plan[-1][0][4]  # the next turn starts afresh
         reads = [c for c in calls if c[1] == "read_file" and c[2]["path"] == "a.txt"]
         assert [c[3] for c in reads] == ["1st", "2nd"] and not any(c[4] for c in reads)
+        # In every draw the blocked call is one whose run is visible: the grep that finds the hit line.
+        assert all(c[5] is None for c in calls if c[1] == "grep" and c[2].get("pattern") == pattern)
+        assert all(c[5] is None for c in calls if c[4])
+
+
+def test_a_blocked_result_and_a_tool_error_are_judged_by_what_they_say_not_their_first_word():
+    checks = checks_module()
+    for blocked in ["blocked: grep was already called 2 times with these arguments in this turn; try something else",
+                    "error: loop guard: grep({\"path\": \".\"}) was not run again",
+                    "Not run: this exact call came 3 times in a row", "refused, you are repeating the same call"]:
+        assert checks.GUARD_REASON.search(blocked), blocked
+    for plain in ["no matches", "a.txt:3: hit zq1234 here", "", "ok"]:
+        assert not checks.GUARD_REASON.search(plain), plain
+    for failed in ["error: read_file failed: FileNotFoundError: [Errno 2]", "read_file: FileNotFoundError: x.py",
+                   "edit_file failed: cannot decode b.dat as UTF-8", "Could not write a/b.txt: Not a directory"]:
+        assert checks.FAILURE.search(failed), failed
+    for worked in ["", "hello 世界", "wrote 12 characters to a.txt"]:
+        assert not checks.FAILURE.search(worked), worked
+
+
+def test_the_cancelled_command_beats_until_it_is_stopped():
+    """The command the cancel interrupts writes a line every 0.1 s (bounded), in every draw:
+    a command still running after the prompt is back shows as a growing file."""
+    source = (DAY.checks_dir / "checks.py").read_text(encoding="utf-8")
+    assert 'while [ $i -lt 300 ]; do "' in source and "echo $i >> {beat}" in source and "sleep 0.1" in source
+    assert "run.beats = (then, _size(beat), window)" in source
 
 
 def test_finished_and_error_lines_are_read_from_the_screen():

@@ -140,3 +140,38 @@ def test_a_changed_damaged_file_names_the_point_whose_code_changed_it(gradings):
         message = noted.check(check_id)["message"]
         assert re.search(r"but it grew from \d+ to \d+ bytes \(1 line added at its end\)", message), message
         assert "fork() (E5)" in message, message
+
+
+def test_the_harness_and_the_checks_digest_long_strings_alike():
+    """An answer holding a line of more than 1 MiB is digested in the harness; what it should
+    have been is digested in the grader: one function, written out in both places."""
+    import inspect
+    calls = checks_module("calls")
+    harness = (DAY.checks_dir / "harnesses" / "session_functions.py").read_text(encoding="utf-8")
+    assert inspect.getsource(calls.digest_long) in harness
+    long = "日" * 100_001
+    digested = calls.digest_long({"a": [long, "short"], "b": 3})
+    assert digested["a"][1] == "short" and digested["b"] == 3 and digested["a"][0]["chars"] == 100_001
+    assert calls.digest_long(long) != calls.digest_long(long[:-1] + "月")
+
+
+def test_every_draw_holds_the_cases_the_checks_are_about():
+    """In every draw: the recorder gets a call blocked by the gate and one by the loop guard
+    (each with its ToolFinished); an empty reply without tool calls is a fork point of a
+    generated log; a log with a line (a tool result) of more than 1 MiB."""
+    import random
+    from grader.checkkit import loggen
+    recording, checks = checks_module("recording"), checks_module()
+    for seed in range(5):
+        events = recording.agent_events(random.Random(seed))
+        ends = [e for e in events if e["kind"] == "ToolFinished"]
+        assert {e["blocked_by"] for e in ends} == {None, "approval", "loop_guard"}
+        assert all(recording.expected_line(e)[0] == "tool_end" for e in ends)
+        blocked = [e for e in ends if e["blocked_by"]]
+        assert all(e["ok"] is False and e["ms"] == 0 for e in blocked)
+        log = checks._with_empty_answer(random.Random(seed))
+        answer = log.events[7]["message"]
+        assert answer == {"role": "assistant", "content": ""} and log.fork_points == [2, 8, 9, 19]
+        long = loggen.round1_log(random.Random(seed), long_output=True)
+        tool = [e["message"]["content"] for e in long.events if e["type"] == "message" and e["message"]["role"] == "tool"]
+        assert len(long.lines[5]) > 1024 * 1024 and len(tool[0]) > 1024 * 1024

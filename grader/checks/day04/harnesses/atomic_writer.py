@@ -2,7 +2,7 @@
 
     python atomic_writer.py LAB JOB.json      (the prelude takes LAB)
 
-JOB is {"workdir", "path", "old", "versions", "phases", "quick", "system_temp", "clean"};
+JOB is {"workdir", "path", "old", "versions", "phases", "quick", "fresh", "system_temp", "clean"};
 a content is given as {"unit": TEXT, "count": N} and is TEXT * N. The target first holds
 `old` (written here, not by the lab). One write of the first version is timed; then,
 once per phase, the harness forks a writer that calls write_file(workdir, {"path",
@@ -11,7 +11,15 @@ after it said (on a pipe) that its first write begins, and records what the targ
 holds (sha256 and size), so the kills fall all along a write, its last step too.
 Then, once per `quick` version (small: it fits in a write buffer), a writer whose
 os.replace and os.rename kill it the moment a rename onto the target returns: the
-target must already hold that version whole ("renamed": false if no rename came).
+target must already hold that version whole ("renamed": false if no rename came), and
+"fsynced" says whether the file renamed had been through os.fsync (or os.fdatasync)
+before the rename (the hooks note the inode of every descriptor synced).
+
+Then the first write of a NEW file (`fresh`, a name that does not exist yet): once per
+`fresh.phases`, a writer that makes that one write, SIGKILLed at phase x the time of one
+such write; and once a writer whose open() (builtins, io, os) of the target's own name
+for writing kills it the moment the file is opened ("opened_in_place": true), the way a
+crash between the open and the last byte would: the target must be missing or whole.
 
 Before that, the clean part: in its own directory, a new file is written, then
 overwritten (the inode before and after says whether it was replaced or rewritten in
@@ -155,15 +163,30 @@ for number, spec in enumerate(job["quick"]):
     if pid == 0:  # the writer: one write, killed by its own rename onto the target
         try:
             os.close(ready)
+            synced = set()
+            for name in ("fsync", "fdatasync"):
+                def hooked_sync(fd, *args, real=getattr(os, name), **kwargs):
+                    try:
+                        st = os.fstat(fd if isinstance(fd, int) else fd.fileno())
+                        synced.add((st.st_dev, st.st_ino))
+                    except (OSError, TypeError, ValueError, AttributeError):
+                        pass
+                    return real(fd, *args, **kwargs)
+                setattr(os, name, hooked_sync)
             for name in ("replace", "rename"):
                 def hooked(src, dst, *args, real=getattr(os, name), **kwargs):
+                    try:
+                        st = os.stat(src)
+                        was_synced = (st.st_dev, st.st_ino) in synced
+                    except (TypeError, ValueError, OSError):
+                        was_synced = False
                     real(src, dst, *args, **kwargs)
                     try:
                         onto = os.path.realpath(dst) == target_real
                     except (TypeError, ValueError, OSError):
                         onto = False
                     if onto:
-                        os.write(renamed, b"r")
+                        os.write(renamed, b"r" if was_synced else b"u")
                         os.kill(os.getpid(), signal.SIGKILL)
                 setattr(os, name, hooked)
             write_file(workdir, {"path": job["path"], "content": content(spec)})
@@ -172,7 +195,8 @@ for number, spec in enumerate(job["quick"]):
         os._exit(3)
     os.close(renamed)
     came, _, _ = select.select([ready], [], [], 20)
-    entry = {"renamed": bool(came) and os.read(ready, 1) == b"r"}
+    said = os.read(ready, 1) if came else b""
+    entry = {"renamed": said in (b"r", b"u"), "fsynced": said == b"r"}
     os.close(ready)
     if not entry["renamed"]:
         os.kill(pid, signal.SIGKILL)  # our own forked child, not reaped yet
@@ -180,4 +204,78 @@ for number, spec in enumerate(job["quick"]):
     entry.update(seen(target))
     answer["quick"].append(entry)
 answer["listing"] = sorted(os.listdir(target.parent))
+
+# -- the first write of a new file -------------------------------------------------------
+fresh = job["fresh"]
+fresh_target = workdir / fresh["path"]
+fresh_target.parent.mkdir(parents=True, exist_ok=True)
+fresh_text = content(fresh["content"])
+began = time.monotonic()
+try:
+    write_file(workdir, {"path": fresh["path"], "content": fresh_text})
+except BaseException:
+    pass
+fresh_seconds = max(time.monotonic() - began, 0.002)
+answer["fresh"] = []
+for phase in fresh["phases"] + [None]:  # None: killed by its own open of the target
+    fresh_target.unlink(missing_ok=True)  # the name is ours, made by the writer just above
+    fresh_real = os.path.realpath(fresh_target)
+    ready, started = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the writer: one first write of a new file
+        try:
+            os.close(ready)
+            if phase is None:
+                import builtins
+                import io
+
+                def writes(mode="r", flags=0):
+                    return any(c in str(mode) for c in "wax+") or bool(flags & (os.O_WRONLY | os.O_RDWR))
+
+                def onto(file):
+                    try:
+                        return not isinstance(file, int) and os.path.realpath(os.fspath(file)) == fresh_real
+                    except (TypeError, ValueError, OSError):
+                        return False
+
+                def opened():
+                    os.write(started, b"o")
+                    os.kill(os.getpid(), signal.SIGKILL)
+
+                def hooked_open(file, mode="r", *args, real=builtins.open, **kwargs):
+                    handle = real(file, mode, *args, **kwargs)
+                    if onto(file) and writes(mode):
+                        opened()
+                    return handle
+
+                def hooked_os_open(path, flags, *args, real=os.open, **kwargs):
+                    fd = real(path, flags, *args, **kwargs)
+                    if onto(path) and writes(flags=flags):
+                        opened()
+                    return fd
+                builtins.open = io.open = hooked_open
+                os.open = hooked_os_open
+            os.write(started, b"w")  # the write begins now
+            write_file(workdir, {"path": fresh["path"], "content": fresh_text})
+        except BaseException:
+            pass
+        os._exit(3)
+    os.close(started)
+    select.select([ready], [], [], 10)
+    os.read(ready, 1)  # b"w": the write begins
+    said = b""
+    if phase is None:
+        came, _, _ = select.select([ready], [], [], 20)  # the writer ends: by the hook, or done
+        said = os.read(ready, 1) if came else b""
+        if not said:
+            os.kill(pid, signal.SIGKILL)  # our own forked child, not reaped yet
+    else:
+        time.sleep(phase * fresh_seconds)
+        os.kill(pid, signal.SIGKILL)  # our own forked child, not reaped yet
+    os.close(ready)
+    _, status = os.waitpid(pid, 0)
+    entry = seen(fresh_target)
+    entry["opened_in_place"] = phase is None and said == b"o"
+    entry["killed"] = os.WIFSIGNALED(status)
+    answer["fresh"].append(entry)
 print(json.dumps(answer, ensure_ascii=False, default=repr))

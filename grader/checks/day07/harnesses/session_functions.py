@@ -4,7 +4,9 @@
 
 JOB is {"function": NAME, "inputs": [...]}; each input is a log file (read_events) or
 a list of events [seq, ts, type, fields] that the harness turns into the lab's own
-Event objects (replay, fork_points). So a check of replay never depends on the
+Event objects (replay, fork_points), or {"sessions", "parent", "at"} (fork_twice: the
+lab's fork called twice on one parent back to back, early in a second so that both fall
+in the same one, with the first child's bytes and inode before and after the second). So a check of replay never depends on the
 lab's reader, and the other way round. One JSON object per input goes to stdout.
 """
 import json
@@ -30,6 +32,20 @@ def plain(value):
         return {"repr": repr(value)[:300], "type": type(value).__name__}
 
 
+def digest_long(value, limit=100_000):
+    """`value` with every string longer than `limit` characters replaced by its sha256 and
+    length: an answer holding a line of more than 1 MiB stays under the output cap, and is
+    judged as exactly (the same digest is made of what the answer should be)."""
+    if isinstance(value, str) and len(value) > limit:
+        import hashlib
+        return {"sha256": hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest(), "chars": len(value)}
+    if isinstance(value, list):
+        return [digest_long(item, limit) for item in value]
+    if isinstance(value, dict):
+        return {key: digest_long(item, limit) for key, item in value.items()}
+    return value
+
+
 def events_of(item):
     """The lab's Event objects for [seq, ts, type, fields] rows; {"rows": ..., "once": true}
     gives them as an iterator that can be walked once (the functions take any iterable)."""
@@ -47,7 +63,7 @@ def read(path):
         shown = {"repr": repr(odd[0])[:200], "type": f"list holding a {type(odd[0]).__name__}, not an Event:"}
         return {"events": shown, "stopped_at": plain(result.stopped_at), "reason": plain(result.reason)}
     rows = [[e.seq, e.type, e.fields] for e in result.events]
-    return {"events": plain(rows), "stopped_at": plain(result.stopped_at), "reason": plain(result.reason)}
+    return {"events": digest_long(plain(rows)), "stopped_at": plain(result.stopped_at), "reason": plain(result.reason)}
 
 
 def read_versions(item):
@@ -74,7 +90,7 @@ def replay(rows):
     from mca.session.replay import estimate_tokens, replay as rebuild
     result = rebuild(events_of(rows))
     messages = list(result.messages)
-    return {"messages": plain(messages), "replayed": plain(result.replayed), "skipped": plain(result.skipped),
+    return {"messages": digest_long(plain(messages)), "replayed": plain(result.replayed), "skipped": plain(result.skipped),
             "tokens": estimate_tokens(messages)}
 
 
@@ -93,7 +109,41 @@ def read_and_replay(path):
             "replayed": plain(rebuilt.replayed), "skipped": plain(rebuilt.skipped)}
 
 
-FUNCTIONS = {"read_events": read, "read_versions": read_versions, "replay": replay, "fork_points": fork_points,
+def fork_twice(item):
+    import hashlib
+    import os
+    import time
+    from mca.session.fork import fork
+
+    def stamp(path):
+        try:
+            return {"sha": hashlib.sha256(path.read_bytes()).hexdigest(), "inode": os.stat(path).st_ino}
+        except OSError as exc:
+            return {"missing": type(exc).__name__}
+
+    sessions = Path(item["sessions"])
+    if time.time() % 1 > 0.5:
+        time.sleep(1.02 - time.time() % 1)  # two calls of a few ms each, early in a second: the same second
+    began = time.time()
+    try:
+        first = fork(sessions, item["parent"], item["at"])
+    except BaseException as exc:
+        return {"first": failure(exc)}
+    first_path = sessions / f"{first}.jsonl"
+    answer = {"first": plain(first), "first_before": stamp(first_path)}
+    try:
+        answer["second"] = plain(fork(sessions, item["parent"], item["at"]))
+    except BaseException as exc:
+        answer["second"] = failure(exc)
+    answer["same_second"] = int(began) == int(time.time())
+    answer["first_after"] = stamp(first_path)
+    if isinstance(answer["second"], str):
+        answer["second_file"] = stamp(sessions / f"{answer['second']}.jsonl")
+    answer["files"] = sorted(p.name for p in sessions.iterdir())
+    return answer
+
+
+FUNCTIONS = {"fork_twice": fork_twice, "read_events": read, "read_versions": read_versions, "replay": replay, "fork_points": fork_points,
              "read_and_replay": read_and_replay}
 
 job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))

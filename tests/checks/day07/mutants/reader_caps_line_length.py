@@ -2,7 +2,7 @@
 and the first piece looks torn.
 
 A tool result of a few thousand characters of CJK text is enough. A clean log with a
-70-200 KB line must read as clean.
+line of more than 1 MiB must read as clean.
 """
 TARGET = "mca/session/log.py"
 FAILS = ("torn-tail",)
