@@ -50,6 +50,7 @@ from grader.i18n import word
 from grader.plugin import GraderPlugin, Outcome, test_name_for
 from grader.results import CheckResult, DayResult, Status
 from grader.spawn import ChildTimeout, LabRunner, groups, scaled
+from grader.spawn.lab import python_dir
 
 PROBE_TIMEOUT = 20  # seconds for importing (and compiling) the lab's package: a healthy lab needs a
                     # fraction of one, a machine loaded tenfold a few (seen: over 10 s at load 25 on 2 cores)
@@ -228,6 +229,7 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
         kit.append(Path(sys.prefix).resolve())
     runner = LabRunner(lab=graded, agent=course.agent, shown_lab=lab, scratch_copy=True,
                        kit_paths=tuple(kit))
+    runner.python_bin = python_dir(run_root / "bin", runner.python)
     return CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, sample=sample, keep=keep,
                         run_root=run_root, seed=seed, runner=runner, say=Messages.for_day(fixtures))
 

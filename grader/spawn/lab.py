@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,23 @@ def base_python() -> str:
     """The interpreter the kit's virtualenv was made from (or this one, outside a venv)."""
     base = getattr(sys, "_base_executable", None)
     return base if base and os.path.exists(base) else sys.executable
+
+
+PYTHON_NAMES = ("python", "python3")
+
+
+def python_dir(directory: Path, python: str) -> Path:
+    """`directory` holding `python` and `python3`, links to `python`: first on a child's PATH,
+    the names a person types (the mock's `python -m unittest`, a student's subprocess call)
+    run the interpreter that grades them, on a machine whose PATH has only `python3` too.
+    No pyvenv.cfg beside them: each runs as the interpreter it links to."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in PYTHON_NAMES:
+        link = directory / name
+        if not link.is_symlink():
+            link.symlink_to(python)
+    return directory
 
 
 _LAUNCHER = ("import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); "
@@ -61,6 +79,7 @@ class LabRunner:
     kit_paths: tuple[Path, ...] = ()
     on_finish: Callable[[ChildResult], None] | None = None
     python: str = field(default_factory=base_python)
+    python_bin: Path | None = None  # a `python_dir`, put first on every child's PATH
 
     # -- environment -------------------------------------------------------------
 
@@ -77,6 +96,8 @@ class LabRunner:
             elif any(k in value for k in kit):
                 continue
             env[key] = value
+        if self.python_bin is not None:
+            env["PATH"] = os.pathsep.join(p for p in (str(self.python_bin), env.get("PATH")) if p)
         env.update(_ALWAYS)
         if mock:
             env.update(self.agent.mock_env)
@@ -98,8 +119,12 @@ class LabRunner:
     def _shown_env(self, env: dict[str, str]) -> str:
         """The variables a reproduce line must set: those a check chose, never the scrubbed rest."""
         shown = {k: v for k, v in env.items() if k in self.agent.mock_env or os.environ.get(k) != v}
-        shown = {k: v for k, v in shown.items() if k not in _ALWAYS}
-        return " ".join(f"{k}={shlex.quote(v)}" for k, v in shown.items())
+        shown = {k: v for k, v in shown.items() if k not in _ALWAYS and k != "PATH"}
+        line = " ".join(f"{k}={shlex.quote(v)}" for k, v in shown.items())
+        if self.python_bin is not None and shutil.which("python") is None:
+            # a shell without `python` (only `python3`): the line puts the run's own first, as the child had it
+            line = f'PATH={shlex.quote(str(self.python_bin))}:"$PATH" ' + line
+        return line.strip()
 
     def _options(self, shown: str, cwd, env, python_path: bool) -> dict:
         lab = shlex.quote(str(self.shown_lab or self.lab))

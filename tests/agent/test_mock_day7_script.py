@@ -11,8 +11,8 @@ module_since(7, "the day-7 script")
 
 from mca.gateway.mock import BUGGY_LINE, TEST_COMMAND, MockGateway, decide  # noqa: E402
 
-FAILED_RUN = (
-    "exit status 1 (40 ms)\n"
+FAILED_RUN = (  # a failed call: run_command raised it, the loop made it an error result
+    "error: exit status 1 (40 ms)\n"
     "test_divide_by_zero (test_calc.CalcTests.test_divide_by_zero) ... ERROR\n"
     "ERROR: test_divide_by_zero (test_calc.CalcTests.test_divide_by_zero)\n"
     "ZeroDivisionError: division by zero\n"
@@ -67,6 +67,35 @@ def test_fix_it_runs_the_suite_after_the_edit_then_reports_all_passing():
                  {"role": "tool", "tool_call_id": "call_3", "content": PASSED_RUN}]
     final = decide(messages)
     assert final.calls == [] and "All 4 tests pass" in final.text
+
+
+NOT_FOUND = "error: exit status 127 (3 ms)\n--- stderr ---\n/bin/sh: 1: python: not found\n"
+
+
+def test_a_test_run_that_never_ran_is_no_pass_and_names_the_failure():
+    messages = ROUND_ONE[:3] + [{"role": "tool", "tool_call_id": "call_1", "content": NOT_FOUND}]
+    reply = decide(messages)
+    assert reply.calls == [] and "pass" not in reply.text.replace("could not", "")
+    assert "exit status 127" in reply.text
+
+
+def test_an_ok_result_without_unittest_ok_is_no_pass_either():
+    messages = ROUND_ONE[:3] + [{"role": "tool", "tool_call_id": "call_1", "content": "exit status 0 (3 ms)"}]
+    reply = decide(messages)
+    assert "tests pass;" not in reply.text and "cannot tell" in reply.text
+
+
+def test_a_rerun_that_fails_to_start_after_the_fix_is_no_pass():
+    messages = ROUND_ONE + [{"role": "user", "content": "fix it"}]
+    edit = decide(messages)
+    messages += [{"role": "assistant", "content": edit.text,
+                  "tool_calls": [{"id": "call_2", "name": "edit_file", "args": edit.calls[0][2]}]},
+                 {"role": "tool", "tool_call_id": "call_2", "content": "edited calc.py: replaced 1 occurrence"},
+                 {"role": "assistant", "content": "again",
+                  "tool_calls": [{"id": "call_3", "name": "run_command", "args": {"command": TEST_COMMAND}}]},
+                 {"role": "tool", "tool_call_id": "call_3", "content": NOT_FOUND}]
+    final = decide(messages)
+    assert final.calls == [] and "pass" not in final.text.replace("could not", "") and "127" in final.text
 
 
 def test_fix_it_without_history_has_no_record_and_calls_nothing():

@@ -33,8 +33,20 @@ def run(tools, command: str):
 
 def test_exit_status_time_stdout_and_stderr(tools):
     result = run(tools, "echo out; echo err >&2; exit 3")
-    assert result.ok  # a command that fails is still a tool that worked: the status says how it went
-    assert re.fullmatch(r"exit status 3 \(\d+ ms\)\n--- stdout ---\nout\n\n--- stderr ---\nerr\n", result.content)
+    assert not result.ok  # a command that fails is a failed call, its status and output in the error
+    assert re.fullmatch(r"error: exit status 3 \(\d+ ms\)\n--- stdout ---\nout\n\n--- stderr ---\nerr\n",
+                        result.content)
+
+
+def test_a_command_that_is_not_found_is_a_failed_call_with_status_127(tools):
+    result = run(tools, "no-such-command-anywhere --version")
+    assert not result.ok
+    assert re.match(r"error: exit status 127 \(\d+ ms\)\n--- stderr ---\n.*not found", result.content, re.S)
+
+
+def test_a_command_that_succeeds_is_an_ok_result(tools):
+    result = run(tools, "echo fine")
+    assert result.ok and result.content.startswith("exit status 0 ")
 
 
 def test_a_silent_success_is_just_the_status(tools):
@@ -60,7 +72,7 @@ def test_python_is_the_agents_own_python_first(tools):
 
 def test_the_sample_suite_fails_on_divide_by_zero(tools):
     result = run(tools, "python -m unittest -v")
-    assert result.content.startswith("exit status 1 (")
+    assert not result.ok and result.content.startswith("error: exit status 1 (")
     assert "ERROR: test_divide_by_zero" in result.content and "Ran 4 tests" in result.content
 
 

@@ -320,7 +320,7 @@ def statuses(text: str) -> list[int]:
 
 
 def test_exit_status_reported(ctx):
-    """run_command's result carries the command's exit status: a drawn non-zero status, with or without output, and never a wrong one (a command that succeeds claims no failure)."""
+    """run_command's result carries the command's exit status: a drawn non-zero status, with or without output, and never a wrong one; a command that exits non-zero, or is not found, is a failed call, and one that succeeds is not."""
     say, rng = ctx.say, ctx.rng("exit-status-reported")
     work = ctx.tmp("exit-status") / "work"
     work.mkdir()
@@ -328,12 +328,15 @@ def test_exit_status_reported(ctx):
     lines = inputs.stream_lines(rng, "out", 2)
     write_text(work / "a.txt", lines[0] + "\n")
     write_text(work / "b.txt", lines[1] + "\n")
+    missing = f"{inputs.word(rng, (6, 9))}-{inputs.word(rng, (3, 5))}"  # a command no machine has: 127
     calls = [["run_command", {"command": f"cat a.txt; exit {codes[0]}"}],
              ["run_command", {"command": f"exit {codes[1]}"}],
-             ["run_command", {"command": "cat b.txt"}]]
+             ["run_command", {"command": "cat b.txt"}],
+             ["run_command", {"command": f"{missing} --version"}]]
     results = tool_calls(ctx, "exit-status", work, calls)
     for (what, code), entry in zip([(say("what.after_a_line"), codes[0]), (say("what.silently"), codes[1]),
-                                    (say("what.succeeds"), 0)], results):
+                                    (say("what.succeeds"), 0), (say("what.not_found", name=missing), 127)],
+                                   results):
         stub_in(ctx, entry, "run_command")
         claimed = statuses(entry.get("content", ""))
         if code and code not in claimed:
@@ -341,6 +344,12 @@ def test_exit_status_reported(ctx):
                               seen=said(entry))
         if set(claimed) - {code}:
             raise CheckFailed(say("status.wrong", what=what, code=code, claimed=claimed), seen=said(entry))
+        if code and entry.get("ok"):  # "exit status 1" in an ok result: the loop shows `run_command ok`
+            raise CheckFailed(say("status.reads_ok", what=what, code=code), expected=say("brief.failed_call"),
+                              seen=said(entry))
+        if not code and not entry.get("ok"):
+            raise CheckFailed(say("status.success_failed", what=what), expected=say("brief.ok_call"),
+                              seen=said(entry))
     if lines[0] not in results[0].get("content", "") or lines[1] not in results[2].get("content", ""):
         raise CheckFailed(say("status.output_lost"), expected=lines[0], seen=said(results[0]))
 

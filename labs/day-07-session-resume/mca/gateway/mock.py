@@ -187,13 +187,15 @@ def test_and_fix_reply(turn: list[dict], next_id: str) -> Reply:
     name, result = last_tool_call_and_result(turn)
     if result is None:
         return Reply("I will run the test suite first.", [(next_id, "run_command", {"command": TEST_COMMAND})])
-    if is_refusal(result):
+    if is_refusal(result) and not TESTS_RAN.search(result):
         return Reply(f"I could not go on: {first_line(result)}")
     if name == "edit_file":
         return Reply("calc.py is edited; I will run the tests again.",
                      [(next_id, "run_command", {"command": TEST_COMMAND})])
     failing = failing_cases(result)
     if not failing:
+        if not tests_passed(result):
+            return Reply(f"I cannot tell whether the tests pass: {first_line(result) or 'the run printed nothing'}")
         return Reply(f"All {tests_ran(result)} tests pass.")
     if failing[0] != "test_divide_by_zero" or any(name == "edit_file" for name, _ in calls_in(turn)):
         return Reply(f"The tests still fail: {', '.join(failing)}.")
@@ -245,13 +247,15 @@ def run_tests_reply(turn: list[dict], next_id: str) -> Reply:
     result = last_tool_result(turn)
     if result is None:
         return Reply("I will run the test suite first.", [(next_id, "run_command", {"command": TEST_COMMAND})])
-    if is_refusal(result):
+    if is_refusal(result) and not TESTS_RAN.search(result):
         return Reply(f"I could not run the tests: {first_line(result)}")
     failing = failing_cases(result)
     if failing:
         reason = failure_reason(result)
         return Reply(f"The failing case is {failing[0]}" + (f" ({reason})." if reason else ".")
                      + (f" Also failing: {', '.join(failing[1:])}." if failing[1:] else ""))
+    if not tests_passed(result):
+        return Reply(f"I cannot tell whether the tests pass: {first_line(result) or 'the run printed nothing'}")
     return Reply(f"All {tests_ran(result)} tests pass; nothing fails.")
 
 
@@ -273,7 +277,7 @@ def fix_reply(earlier: list[dict], turn: list[dict], next_id: str) -> Reply:
         edit = {"path": "calc.py", "old": BUGGY_LINE, "new": GUARDED_LINE}
         return Reply(f"The earlier run showed {case} failing: divide() lets a zero divisor through. "
                      "I will make it raise ValueError instead.", [(next_id, "edit_file", edit)])
-    if is_refusal(result):
+    if is_refusal(result) and not TESTS_RAN.search(result):
         return Reply(f"I could not finish the fix: {first_line(result)}")
     if name == "edit_file":
         return Reply("calc.py is edited; I will run the tests again.",
@@ -281,6 +285,8 @@ def fix_reply(earlier: list[dict], turn: list[dict], next_id: str) -> Reply:
     still = failing_cases(result)
     if still:
         return Reply(f"The tests still fail: {', '.join(still)}.")
+    if not tests_passed(result):
+        return Reply(f"I cannot tell whether the tests pass: {first_line(result) or 'the run printed nothing'}")
     return Reply(f"All {tests_ran(result)} tests pass now: divide() raises ValueError for a zero divisor.")
 
 
@@ -347,6 +353,14 @@ def first_line(text: str) -> str:
 def failing_cases(output: str) -> list[str]:
     """Test names from unittest's FAIL:/ERROR: lines, in order, without repeats."""
     return list(dict.fromkeys(FAILED_CASE.findall(output)))
+
+
+def tests_passed(output: str) -> bool:
+    """A test run that passed: the command succeeded (a failed call reads "error: ..."), and
+    unittest said how many tests ran and "OK". A command that was not found, or a result
+    without the status, is no pass."""
+    return (not is_refusal(output) and bool(TESTS_RAN.search(output))
+            and re.search(r"^OK\b", output, re.MULTILINE) is not None)
 
 
 def tests_ran(output: str) -> str:

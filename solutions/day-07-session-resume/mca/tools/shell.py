@@ -8,7 +8,9 @@ the agent. Three things make it safe to hand to a model:
   in a process group of its own, and the whole group is killed (``subprocess.run``
   with a timeout kills only the shell; a grandchild that holds the output pipe then
   keeps the call waiting);
-* the exit status, first, because "exit status 1" is half of what a test run says;
+* the exit status, first, because "exit status 1" is half of what a test run says, and
+  a command that exits non-zero (one that is not found exits 127) is a failed call: the
+  model reads ``error: exit status N`` and never mistakes it for a success;
 * both output streams, each cut to a size the model can read, and the cut declared.
 """
 
@@ -53,7 +55,8 @@ def kill_group(proc: subprocess.Popen) -> None:
 
 
 def run_command(workdir: Path, args: dict, timeout: float) -> str:
-    """Run the command; return its exit status, then what it printed."""
+    """Run the command; return its exit status, then what it printed: as the result when the
+    status is 0, as a ToolError (a failed call) when it is not."""
     started = time.monotonic()
     proc = subprocess.Popen(args["command"], shell=True, cwd=workdir, env=command_env(),
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -78,6 +81,8 @@ def run_command(workdir: Path, args: dict, timeout: float) -> str:
         text, _ = truncate(data.decode("utf-8", errors="replace"), STREAM_CHARS)
         if text:
             parts.append(f"--- {name} ---\n{text}")
+    if code != 0:  # not found (127), a failing test run (1), killed by a signal (< 0): a failed call
+        raise ToolError("\n".join(parts))
     return "\n".join(parts)
 
 

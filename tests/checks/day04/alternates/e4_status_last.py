@@ -24,4 +24,7 @@ def run_command(workdir: Path, args: dict, timeout: float) -> str:
     for name, data in (("stdout", out), ("stderr", err)):
         text, cut = truncate(data.decode("utf-8", errors="replace"), STREAM_CHARS)
         shown_streams.append(f"[{name}{', cut' if cut else ''}]\n{text}" if text else f"[{name}: empty]")
-    return "\n".join(shown_streams) + f"\n[exit code: {proc.returncode}]"
+    result = "\n".join(shown_streams) + f"\n[exit code: {proc.returncode}]"
+    if proc.returncode != 0:  # a command that failed is a failed call
+        raise ToolError(result)
+    return result

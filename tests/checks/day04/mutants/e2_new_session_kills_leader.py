@@ -29,4 +29,7 @@ def run_command(workdir: Path, args: dict, timeout: float) -> str:
         text, _ = truncate(data.decode("utf-8", errors="replace"), STREAM_CHARS)
         if text:
             parts.append(f"--- {name} ---\n{text}")
-    return "\n".join(parts)
+    result = "\n".join(parts)
+    if code != 0:  # a command that failed is a failed call
+        raise ToolError(result)
+    return result

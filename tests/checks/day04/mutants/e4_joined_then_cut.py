@@ -28,4 +28,7 @@ def run_command(workdir: Path, args: dict, timeout: float) -> str:
     ms = round((time.monotonic() - started) * 1000)
     both = out.decode("utf-8", errors="replace") + err.decode("utf-8", errors="replace")
     text, _ = truncate(both, 2 * STREAM_CHARS)
-    return f"exit status {code} ({ms} ms)\n{text}"
+    result = f"exit status {code} ({ms} ms)\n{text}"
+    if code != 0:  # a command that failed is a failed call
+        raise ToolError(result)
+    return result

@@ -27,4 +27,7 @@ def run_command(workdir: Path, args: dict, timeout: float) -> str:
     code = proc.returncode
     ms = round((time.monotonic() - started) * 1000)
     text, _ = truncate(out.decode("utf-8", errors="replace"), STREAM_CHARS)
-    return f"exit status {code} ({ms} ms)\n{text}"
+    result = f"exit status {code} ({ms} ms)\n{text}"
+    if code != 0:  # a command that failed is a failed call
+        raise ToolError(result)
+    return result
