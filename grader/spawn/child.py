@@ -134,21 +134,21 @@ class Child:
             # A real terminal for the child: isatty() is true, input() prompts, and what it
             # prints (both streams, as on a screen) comes back through one master fd.
             self._tty, terminal = pty.openpty()
-            with interruptible():  # Ctrl-C reaches it even when the grader runs in the background
+            # interruptible: Ctrl-C reaches it even when the grader runs in the background
+            with interruptible(), groups.spawning():
                 self._proc = subprocess.Popen(list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
                                               stdin=terminal, stdout=terminal, stderr=terminal,
                                               preexec_fn=preexec)
+                self._register()
             os.close(terminal)
         else:
-            with interruptible():
+            with interruptible(), groups.spawning():
                 self._proc = subprocess.Popen(
                     list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
                     stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=preexec,
                 )
-        self._pgid = own_group(self._proc)
-        if self._pgid is not None:
-            groups.register(self._proc.pid)
+                self._register()
         self._survivors: list[int] = []
         self._stopped = False
         self._pipes = pipe_ids(self._proc) if self._pgid is not None else set()
@@ -159,6 +159,12 @@ class Child:
         self._waiter = threading.Thread(target=self._wait_for_exit, daemon=True)
         self._waiter.start()
         self._result: ChildResult | None = None
+
+    def _register(self) -> None:
+        """Note the new child's group, and (a real child) that it is ours while it lives."""
+        self._pgid = own_group(self._proc)
+        if self._pgid is not None:
+            groups.register(self._proc.pid)
 
     def _wait_for_exit(self) -> None:
         try:
