@@ -50,6 +50,7 @@ from grader.i18n import word
 from grader.plugin import GraderPlugin, Outcome, test_name_for
 from grader.results import CheckResult, DayResult, Status
 from grader.spawn import ChildTimeout, LabRunner, groups, scaled
+from grader.spawn.child import stop_all as stop_children
 
 PROBE_TIMEOUT = 20  # seconds for importing (and compiling) the lab's package: a healthy lab needs a
                     # fraction of one, a machine loaded tenfold a few (seen: over 10 s at load 25 on 2 cores)
@@ -178,6 +179,7 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     except KeyboardInterrupt:
         raise Interrupted(str(run_root) if keep else None) from None
     finally:
+        stop_children()         # what a check that raised left running
         groups.sweep_orphans()  # a grading process's adopted orphans (grader/spawn/groups.py)
         root.release(remove=not keep)
     core, bonus = [], []

@@ -115,6 +115,22 @@ def scaled(seconds: float) -> float:
     return max(seconds * scale, min(seconds, 1.0))
 
 
+_running: set["Child"] = set()   # children not yet finished, of every thread
+_running_lock = threading.Lock()
+
+
+def stop_all() -> list[int]:
+    """Kill (and confirm) every child the calling thread started that is still running: the
+    end of a grading, whatever a check that raised left behind. The pids a kill did not take."""
+    me = threading.get_ident()
+    with _running_lock:
+        mine = [child for child in _running if child._thread == me]
+    left: list[int] = []
+    for child in mine:
+        left += child._finish(timed_out=False).survivors
+    return left
+
+
 class Child:
     """A running child. Use as a context manager: leaving it always kills the group."""
 
@@ -159,6 +175,9 @@ class Child:
         self._waiter = threading.Thread(target=self._wait_for_exit, daemon=True)
         self._waiter.start()
         self._result: ChildResult | None = None
+        self._thread = threading.get_ident()
+        with _running_lock:
+            _running.add(self)
 
     def _register(self) -> None:
         """Note the new child's group, and (a real child) that it is ours while it lives."""
@@ -239,6 +258,8 @@ class Child:
     def _finish(self, timed_out: bool) -> ChildResult:
         if self._result is not None:
             return self._result
+        with _running_lock:
+            _running.discard(self)
         self.kill()  # on timeout the child; after a normal exit, any grandchildren
         self.close_stdin()
         self._waiter.join(5)
