@@ -52,6 +52,9 @@ from grader.results import CheckResult, DayResult, Status
 from grader.spawn import ChildTimeout, LabRunner, groups, scaled
 from grader.spawn.lab import python_dir
 
+
+from grader.spawn.child import stop_all as stop_children
+
 PROBE_TIMEOUT = 20  # seconds for importing (and compiling) the lab's package: a healthy lab needs a
                     # fraction of one, a machine loaded tenfold a few (seen: over 10 s at load 25 on 2 cores)
 PROBE_FLOOR = 5     # ... never scaled below this: a loaded machine compiling a lab can take a second or two
@@ -157,8 +160,9 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     root = runroot.RunRoot(day.id)
     run_root = root.path
     started = time.perf_counter()
+    terminated: list = []
     try:
-        with children_get_default_sigint(), sigterm_interrupts():
+        with children_get_default_sigint(), sigterm_interrupts(terminated):
             context = _context(course, day, lab, run_root, seed, keep)
             probe = Probe(context)
             try:
@@ -179,8 +183,10 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     except KeyboardInterrupt:
         raise Interrupted(str(run_root) if keep else None) from None
     finally:
+        stop_children()         # what a check that raised left running
         groups.sweep_orphans()  # a grading process's adopted orphans (grader/spawn/groups.py)
         root.release(remove=not keep)
+        die_if_terminated(terminated)
     core, bonus = [], []
     for check in day.all_checks:
         if selected is not None and check.id not in selected:
@@ -235,16 +241,18 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
 
 
 @contextlib.contextmanager
-def sigterm_interrupts():
+def sigterm_interrupts(terminated: list):
     """SIGTERM (a CI job cancelled, `kill`, a batch's stop) stops a run as Ctrl-C does: the
-    children are killed, the run root removed, and the grader exits. Left alone when SIGTERM
-    is ignored (a grader under nohup) or handled by whoever runs the grader."""
+    children are killed and the run root removed; then (`die_if_terminated`) the grader dies
+    of the SIGTERM as it would have without this, so whoever sent it sees the usual status.
+    Left alone when SIGTERM is ignored (a grader under nohup) or handled by whoever runs the grader."""
     if threading.current_thread() is not threading.main_thread() or \
             signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
         yield
         return
 
     def interrupt(number, frame):
+        terminated.append(number)
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupt)
@@ -252,6 +260,12 @@ def sigterm_interrupts():
         yield
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def die_if_terminated(terminated: list) -> None:
+    if terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 @contextlib.contextmanager

@@ -160,7 +160,9 @@ def _die_with(parent: int) -> None:
     """In a new worker: SIGKILL when the grader dies, even by SIGKILL (PR_SET_PDEATHSIG; the
     kernel then kills the worker's own children the same way), and the subreaper of the
     orphans its lab children leave (grader/spawn/groups.py)."""
-    from grader.spawn import groups
+    from grader.spawn import child, groups
+    with child._running_lock:
+        child._running.clear()  # the grader's own children are not this worker's to stop
     groups.adopt_orphans()
     groups._prctl(groups.PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the grader died before the line above
@@ -198,6 +200,8 @@ def _worker(session, group: list, write_fd: int, plugin) -> None:
             pass
     finally:
         try:
+            from grader.spawn.child import stop_all
+            stop_all()              # what a check that raised left running
             groups.sweep_orphans()  # what a lab child left behind goes with the worker
         except BaseException:  # noqa: BLE001 - leaving anyway
             pass

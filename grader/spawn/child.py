@@ -115,6 +115,22 @@ def scaled(seconds: float) -> float:
     return max(seconds * scale, min(seconds, 1.0))
 
 
+_running: set["Child"] = set()   # children not yet finished, of every thread
+_running_lock = threading.Lock()
+
+
+def stop_all() -> list[int]:
+    """Kill (and confirm) every child the calling thread started that is still running: the
+    end of a grading, whatever a check that raised left behind. The pids a kill did not take."""
+    me = threading.get_ident()
+    with _running_lock:
+        mine = [child for child in _running if child._thread == me]
+    left: list[int] = []
+    for child in mine:
+        left += child._finish(timed_out=False).survivors
+    return left
+
+
 class Child:
     """A running child. Use as a context manager: leaving it always kills the group."""
 
@@ -134,21 +150,21 @@ class Child:
             # A real terminal for the child: isatty() is true, input() prompts, and what it
             # prints (both streams, as on a screen) comes back through one master fd.
             self._tty, terminal = pty.openpty()
-            with interruptible():  # Ctrl-C reaches it even when the grader runs in the background
+            # interruptible: Ctrl-C reaches it even when the grader runs in the background
+            with interruptible(), groups.spawning():
                 self._proc = subprocess.Popen(list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
                                               stdin=terminal, stdout=terminal, stderr=terminal,
                                               preexec_fn=preexec)
+                self._register()
             os.close(terminal)
         else:
-            with interruptible():
+            with interruptible(), groups.spawning():
                 self._proc = subprocess.Popen(
                     list(self.argv), cwd=self.cwd, env=env, start_new_session=True,
                     stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=preexec,
                 )
-        self._pgid = own_group(self._proc)
-        if self._pgid is not None:
-            groups.register(self._proc.pid)
+                self._register()
         self._survivors: list[int] = []
         self._stopped = False
         self._pipes = pipe_ids(self._proc) if self._pgid is not None else set()
@@ -159,6 +175,15 @@ class Child:
         self._waiter = threading.Thread(target=self._wait_for_exit, daemon=True)
         self._waiter.start()
         self._result: ChildResult | None = None
+        self._thread = threading.get_ident()
+        with _running_lock:
+            _running.add(self)
+
+    def _register(self) -> None:
+        """Note the new child's group, and (a real child) that it is ours while it lives."""
+        self._pgid = own_group(self._proc)
+        if self._pgid is not None:
+            groups.register(self._proc.pid)
 
     def _wait_for_exit(self) -> None:
         try:
@@ -233,6 +258,8 @@ class Child:
     def _finish(self, timed_out: bool) -> ChildResult:
         if self._result is not None:
             return self._result
+        with _running_lock:
+            _running.discard(self)
         self.kill()  # on timeout the child; after a normal exit, any grandchildren
         self.close_stdin()
         self._waiter.join(5)

@@ -41,7 +41,9 @@ PR_SET_CHILD_SUBREAPER = 36
 _LINUX = sys.platform.startswith("linux")
 
 _live: set[int] = set()          # pids of children this process started and has not seen die
-_live_lock = threading.Lock()
+_live_lock = threading.RLock()   # held from before a child is forked until it is in _live, and
+                                 # while /proc is read for orphans: a child being started in another
+                                 # thread is never taken for an adopted orphan
 _adopting = False                # this process is a subreaper whose every adopted orphan is a lab's
 
 
@@ -94,6 +96,11 @@ def die_with_parent_preexec():
             os._exit(137)
 
     return preexec
+
+
+def spawning():
+    """Hold this while starting a child and registering it (`register`)."""
+    return _live_lock
 
 
 def register(pid: int) -> None:
@@ -205,13 +212,13 @@ def _readlink(path: str) -> str:
 def members(pid: int | None, pgid: int | None, pipes: set[str]) -> list[int]:
     """The live processes that belong to the child `pid` (see the module doc), never this
     process nor its own group or session."""
-    table = processes()
+    with _live_lock:
+        table = processes()
+        live = set(_live)
     me, my_session = os.getpid(), os.getsid(0)
     found: list[int] = []
     if pid is not None:
         found += descendants(pid, table)
-    with _live_lock:
-        live = set(_live)
     for other, (state, parent, group, session) in table.items():
         if _dead(state) or other == me or other in found:
             continue

@@ -200,6 +200,7 @@ class Watch:
             board.fresh = set(ran)
         self.needs_full = bool(result.blocked)
         board.blocked = result.blocked
+        board.cause = getattr(result, "cause", None)
         if result.blocked:
             if selected is not None:   # the lab cannot start: no kept line holds any more
                 skipped = next(iter(ran.values()), None)

@@ -193,6 +193,8 @@ def _serve(process: GradingProcess, requests: int, answers: int) -> None:
     run = 0
     try:
         os.setpgid(0, 0)
+        from grader.spawn.groups import adopt_orphans
+        adopt_orphans()  # it only grades: orphans its lab children leave are its to kill
         signal.signal(signal.SIGINT, signal.default_int_handler)
         for number in (signal.SIGTERM, signal.SIGHUP):   # the watch's handlers are not ours
             signal.signal(number, signal.SIG_DFL)

@@ -54,6 +54,7 @@ class Board:
     seconds: float | None = None
     shown: CheckResult | None = None                   # the check whose hint is shown
     blocked: str | None = None                         # why the lab could not start, if so
+    cause: str | None = None                           # why the agent answered no check (never answers), if so
     notices: list[str] = field(default_factory=list)   # what the latest run has to say (a blocked lab ...)
     note: str | None = None                            # since then: a save that changed nothing ...
     keys: bool = False                                 # the terminal takes keys
@@ -145,8 +146,8 @@ def score_line(board: Board, paint: _Painter) -> str:
 
 
 def hint_lines(board: Board, *, width: int | None, paint: _Painter) -> list[str]:
-    if board.blocked:
-        return [paint(line, COLOURS["failed"]) for line in wrap(board.blocked, width, "", "  ")]
+    if board.blocked or board.cause:  # one cause before any check's hint: no exercise point fixes it
+        return [paint(line, COLOURS["failed"]) for line in wrap(board.blocked or board.cause, width, "", "  ")]
     shown = board.shown
     if shown is None:
         return [word("watch.all_passed")] if board.results and not board.running else []

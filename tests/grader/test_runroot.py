@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -42,7 +43,6 @@ def test_an_orphaned_root_is_swept_and_one_held_elsewhere_or_in_use_is_not(tmp_p
     orphaned, held, used = (runroot.RunRoot("day-07", str(tmp_path)) for _ in range(3))
     for root in (orphaned, held, used):  # as if their graders had been killed: nobody holds the lock
         root._fd, fd = None, root._fd
-        import os
         os.close(fd)
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(held.path / runroot.LOCK)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)

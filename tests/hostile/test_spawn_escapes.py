@@ -3,6 +3,8 @@ that leave the process group, and pipes held open by a process the group kill mi
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 import time
 import uuid
@@ -70,8 +72,6 @@ print(json.dumps({"returncode": result.returncode, "survivors": list(result.surv
 
 
 def _in_a_grading_process(script: str, cwd) -> dict:
-    import json
-    import subprocess
     done = subprocess.run([sys.executable, "-c", ADOPTING, str(cwd)], input=script, capture_output=True, text=True,
                           timeout=60, cwd=str(hostile.KIT))
     assert done.returncode == 0, done.stderr
@@ -129,7 +129,6 @@ def test_nothing_marks_a_child_in_its_environment(tmp_path):
     script = "import json, os; print(json.dumps(dict(os.environ)))"
     env = spawn.LabRunner(lab=tmp_path, agent=Agent()).env()
     result = spawn.run([sys.executable, "-c", script], cwd=tmp_path, env=env, timeout=20)
-    import json
     assert json.loads(result.stdout) == env
 
 
@@ -145,9 +144,16 @@ def test_a_child_finishing_spares_another_that_still_runs_in_a_grading_process(t
               "    long_lived.close_stdin()\n"
               "    result = long_lived.wait(10)\n"
               "print(json.dumps([running, result.returncode, result.stdout]))\n")
-    import json
-    import subprocess
     done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=60,
                           cwd=str(hostile.KIT))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [True, 0, "long\n"]
+
+
+def test_a_child_a_check_left_running_is_stopped_at_the_end_of_the_grading(tmp_path, marker):
+    from grader.spawn.child import stop_all
+    child = spawn.start([sys.executable, "-c", "import time; time.sleep(600)", marker], cwd=tmp_path)
+    assert hostile.processes_with(marker)  # a check raised before it waited: nobody left the block
+    assert stop_all() == []
+    assert not child.running()
+    assert hostile.leftovers(marker) == []
