@@ -50,10 +50,8 @@ from grader.i18n import word
 from grader.plugin import GraderPlugin, Outcome, test_name_for
 from grader.results import CheckResult, DayResult, Status
 from grader.spawn import ChildTimeout, LabRunner, groups, scaled
-from grader.spawn.lab import python_dir
-
-
 from grader.spawn.child import stop_all as stop_children
+from grader.spawn.lab import python_dir
 
 PROBE_TIMEOUT = 20  # seconds for importing (and compiling) the lab's package: a healthy lab needs a
                     # fraction of one, a machine loaded tenfold a few (seen: over 10 s at load 25 on 2 cores)
