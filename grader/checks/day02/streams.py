@@ -12,7 +12,9 @@ correct client must make of it is known here, so a check compares exactly.
 Edge cases every draw holds (tests/checks/day02 asserts them): in sse-framing and in
 sse-split-anywhere, one turn's delta says "[DONE]" and one turn's reply (`padded`) has
 spaces, tabs or line breaks at both ends, so the assistant message the agent keeps is
-compared with the streamed text exactly, its ends included.
+compared with the streamed text exactly, its ends included; sse-split-anywhere's
+byte-by-byte turn has no comments, so a CRLF event (every_feature puts one in each
+stream) is followed at once by another event, split between every CR and LF.
 """
 
 from __future__ import annotations

@@ -202,3 +202,14 @@ def test_a_missing_flush_and_a_stray_line_are_told_as_such(gradings):
     assert "without a flush" in flush["message"] and "mca/screen.py" in flush["message"], flush
     stray = gradings.get("day-02/mutants/screen_call_on_stdout_too").check("no-doubled-text")
     assert "stray line" in stray["message"] and "appears" not in stray["message"], stray
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_byte_split_turn_puts_an_event_right_after_a_crlf_one(seed):
+    """In sse-split-anywhere's byte-by-byte turn, a CRLF blank line is followed at once by
+    another event's data (no comment between): a reader that mends CRLF per chunk joins them."""
+    checks, streams = checks_module(), checks_module("streams")
+    rng = random.Random(seed)
+    _, reply = checks._turn(rng, "m", streams.every_feature(rng, 10), 0.0)
+    data = reply.stream.to_bytes()
+    assert b"\r\n\r\ndata:" in data, data[:300]
