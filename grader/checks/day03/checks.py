@@ -96,6 +96,8 @@ def test_every_call_answered(ctx):
     path = rng.choice(sorted(files))  # arguments that are not JSON: the provided code answers `error: ...`
     raw = rng.choice(['{"path": "%s"', '{"path": %s}', "{'path': '%s'}", '{"path": "%s",}']) % path
     calls.insert(rng.randrange(len(calls)), ("read_file", raw, None))  # never last: calls after an error run too
+    if calls[0][0] == "list_dir":  # a read_file comes first, so calls run sorted by tool name come out of order
+        calls[0], calls[1] = calls[1], calls[0]
     ids: list[str] = []
     while len(ids) < len(calls):
         new = call_id(rng)
@@ -450,6 +452,7 @@ def _bad_calls(say, rng, good_file: str, good_text: str):
     unknown = rng.choice(["delete_files", "summon", "write_all", "读取文件", "fetch_url"]) + "_" + token(rng, 4)
     wrong = rng.choice([7, 3.5, True, None, ["calc.py"], {"path": "calc.py"}])
     wrong_pattern = rng.choice([5, False, ["def"], None])
+    bad_regex = rng.choice(["(", "[", "*", "+"]) + rng.choice(["def", "divide", "返回", "x"])
     broken = rng.choice(['{"path": "calc.py"', '{"path": calc.py}', "{'path': 'calc.py'}", '{"path": "calc.py",}',
                          '[{"path"'])
     cases = [
@@ -461,6 +464,9 @@ def _bad_calls(say, rng, good_file: str, good_text: str):
          ["pattern"]),
         (say("what.list_wrong_path", value=json.dumps(wrong)), "list_dir", {"args": {"path": wrong}}, ["path"]),
         (say("what.unknown_tool", name=unknown), unknown, {"args": {"path": good_file}}, [unknown]),
+        # the tool's own refusals (a ToolError raised inside the tool, not by the registry's checks)
+        (say("what.list_a_file", name=good_file), "list_dir", {"args": {"path": good_file}}, [good_file]),
+        (say("what.grep_bad_regex", pattern=bad_regex), "grep", {"args": {"pattern": bad_regex}}, []),
     ]
     goods = [
         (say("what.good_read"), "read_file", {"args": {"path": good_file}}, None, good_text),
@@ -473,7 +479,7 @@ def _bad_calls(say, rng, good_file: str, good_text: str):
 
 
 def test_bad_args_become_result(ctx):
-    """Broken calls - arguments that are not JSON, a missing argument, an argument of the wrong type, a tool that does not exist - each come back as an `error:` result naming what was wrong, never an exception; a good call among them still runs, and one whose text is three times the limit comes back cut."""
+    """Broken calls - arguments that are not JSON, a missing argument, an argument of the wrong type, a tool that does not exist, a tool that refuses (a file listed as a folder, a pattern that is not a regular expression) - each come back as an `error:` result naming what was wrong, never an exception; a good call among them still runs, and one whose text is three times the limit comes back cut."""
     say = ctx.say
     rng = ctx.rng("bad-args-become-result")
     workdir = ctx.workspace("bad-args-become-result").resolve()
