@@ -127,3 +127,18 @@ def test_harnesses_never_signal_a_group_or_a_pid_they_have_not_proven_theirs():
     for path in (DAY.checks_dir).glob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert "os.kill" not in source and "killpg" not in source, path.name
+
+
+def test_every_draw_kills_a_first_write_and_watches_the_fsync():
+    """write-is-atomic's harness, in every draw (not left to the seed): the first write of a new
+    file is killed at random moments and once at the open of the target's own name (the round
+    `None` is always added); the rename rounds hook os.fsync and os.fdatasync beside os.replace
+    and os.rename, and report whether the file renamed was synced; the check reads both."""
+    atomic = (DAY.checks_dir / "harnesses" / "atomic_writer.py").read_text(encoding="utf-8")
+    assert 'for phase in fresh["phases"] + [None]:' in atomic
+    assert "builtins.open = io.open = hooked_open" in atomic and "os.open = hooked_os_open" in atomic
+    assert 'for name in ("fsync", "fdatasync"):' in atomic and 'for name in ("replace", "rename"):' in atomic
+    assert atomic.index('for name in ("fsync", "fdatasync"):') < atomic.index('for name in ("replace", "rename"):')
+    checks = (DAY.checks_dir / "checks.py").read_text(encoding="utf-8")
+    assert '"fresh": fresh' in checks and 'not entry.get("fsynced")' in checks
+    assert 'len(fresh_seen) != len(fresh["phases"]) + 1' in checks

@@ -164,6 +164,12 @@ for number, spec in enumerate(job["quick"]):
         try:
             os.close(ready)
             synced = set()
+
+            def bound_too(real, hook):  # `from os import fsync, replace` in the lab: its own names too
+                for module in [m for n, m in list(sys.modules.items()) if n == "mca" or n.startswith("mca.")]:
+                    for attr, value in list(vars(module).items()):
+                        if value is real:
+                            setattr(module, attr, hook)
             for name in ("fsync", "fdatasync"):
                 def hooked_sync(fd, *args, real=getattr(os, name), **kwargs):
                     try:
@@ -172,6 +178,7 @@ for number, spec in enumerate(job["quick"]):
                     except (OSError, TypeError, ValueError, AttributeError):
                         pass
                     return real(fd, *args, **kwargs)
+                bound_too(getattr(os, name), hooked_sync)
                 setattr(os, name, hooked_sync)
             for name in ("replace", "rename"):
                 def hooked(src, dst, *args, real=getattr(os, name), **kwargs):
@@ -188,6 +195,7 @@ for number, spec in enumerate(job["quick"]):
                     if onto:
                         os.write(renamed, b"r" if was_synced else b"u")
                         os.kill(os.getpid(), signal.SIGKILL)
+                bound_too(getattr(os, name), hooked)
                 setattr(os, name, hooked)
             write_file(workdir, {"path": job["path"], "content": content(spec)})
         except BaseException:
