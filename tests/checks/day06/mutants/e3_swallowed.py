@@ -1,6 +1,6 @@
 """E3: catches Ctrl-C and says so, but leaves the history as it was: the running call and the unstarted one have no result."""
 TARGET = "mca/agent/loop.py"
-FAILS = ("no-dangling-call",)
+FAILS = ("cancel-keeps-repl", "no-dangling-call")
 
 
 def run_turn(history, user_text, *, gateway, tools, approver, emit, max_rounds=MAX_ROUNDS, retries=RETRIES,
