@@ -155,7 +155,7 @@ def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool
     marks = UNICODE_MARKS if unicode else ASCII_MARKS
     paint = _Painter(colour)
     id_width = max((len(c.id) for c in result.all_results()), default=0)
-    lines = [paint(line, "1") for line in wrap(f"{result.day_id}: {result.title}", width, "", "  ")]
+    lines = [paint(line, "1") for line in wrap(word("report.title", day=result.day_id, title=result.title), width, "", "  ")]
     lines += wrap(word("report.lab", lab=result.lab), width, "", "  ")
     if result.seed is not None:
         lines += wrap(word("report.inputs", seed=result.seed, day=result.day_id), width, "", "  ")

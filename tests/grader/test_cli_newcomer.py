@@ -304,8 +304,9 @@ def test_help_shows_no_raw_placeholders(cli):
 
 
 def test_live_lines_on_a_terminal_then_the_report(course_dir):
-    """On a real pseudo-terminal each check's line appears as it finishes, and is erased
-    before the report; piped, the output is the report alone."""
+    """On a real pseudo-terminal one progress line is rewritten in place as each check
+    finishes, and erased before the report, so each check is printed once (however many
+    there are for the terminal's height); piped, the output is the report alone."""
     import pty
     import select
 
@@ -332,9 +333,11 @@ def test_live_lines_on_a_terminal_then_the_report(course_dir):
         proc.wait(30)
     screen = b"".join(chunks).decode("utf-8", "replace")
     assert proc.returncode == 1
-    live, _, report = screen.partition("\x1b[")
+    live, _, report = screen.rpartition("\r\x1b[K")          # the report follows the last erase
     assert "day-01: running 4 checks" in live and " ✓  1 runs" in live and " ✗  2 greets" in live
+    assert "\n" not in live.strip("\r\n"), live                # one row, rewritten: nothing left above
     assert "1/3 passed" in report and "hint: look closer" in report
+    assert report.count(" ✓  1 runs") == 1 and report.count(" ✗  2 greets") == 1, report
     piped = subprocess.run(grader_argv("check", "1"), capture_output=True, text=True, env=env, timeout=60,
                            cwd=course_dir)
     assert "running" not in piped.stdout and "\x1b[" not in piped.stdout
@@ -391,3 +394,24 @@ def test_json_output_is_unchanged_by_the_new_features(cli, course_dir):
     data = json.loads(cli("check", "1", "--json", env={"COLUMNS": "40"}).stdout)
     assert data["schema"] == "agent-lab/check-result" and data["version"] == 1
     assert (data["passed"], data["total"]) == (1, 3)
+
+
+# --------------------------------------------------------------------------- day names, and no day at all
+
+def test_a_day_is_named_by_its_number_in_every_spelling(course):
+    for text in ("1", "01", "day-01", "day-1", "day-001", "Day-1", "day1", "day-01-hello"):
+        assert course.find_day(text).id == "day-01", text
+
+
+def test_check_without_a_day_takes_it_from_the_lab_directory(cli, course_dir, monkeypatch):
+    monkeypatch.chdir(course_dir / LAB / "toy")
+    result = cli("check", "--only", "runs")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("day-01: ") and "1/1 passed" in result.stdout
+
+
+def test_check_without_a_day_elsewhere_says_how_to_name_one(cli, course_dir):
+    result = cli("check")
+    assert result.exit_code == 2
+    assert "name a day: grader check day-01 (grader list shows them)" in result.stderr
+    assert "Missing argument" not in result.output
