@@ -515,6 +515,35 @@ class _LiveLines:
             self.shown = False
 
 
+class _Progress:
+    """`grader verify`'s progress on a terminal: one line rewritten in place as each grading
+    run is judged (a day's runs take minutes), erased before the table. Off when stdout is
+    not a terminal: then the output is exactly the table."""
+
+    def __init__(self):
+        self.active = is_terminal()
+        self.width = max(shutil.get_terminal_size().columns, 20)
+        self.shown = False
+        if self.active:
+            self._write(word("verify.starting"))
+
+    def _write(self, line: str) -> None:
+        while line and display_width(line) > self.width - 1:
+            line = line[:-1]
+        sys.stdout.write("\r" + line + "\033[K")
+        sys.stdout.flush()
+        self.shown = True
+
+    def show(self, day_id: str, graded: int, runs: int, days_done: int, days: int) -> None:
+        self._write(word("verify.progress", day=day_id, graded=graded, runs=runs, done=days_done, days=days))
+
+    def clear(self) -> None:
+        if self.active and self.shown:
+            sys.stdout.write("\r\033[K")
+            sys.stdout.flush()
+            self.shown = False
+
+
 def _in_a_sandbox(ctx: typer.Context) -> None:
     """`check --sandbox`: the same command again, in a fresh PID namespace (grader/sandbox.py);
     this process only passes its exit status on. Inside the namespace it is a plain run."""
@@ -773,8 +802,13 @@ def verify(
     days = list(dict.fromkeys(find_day(course, one).id for one in day)) if day else None
     if not student and course.is_student_edition:
         raise fail(word("edition.no_verify"))
-    report = _backup_call(verify_student if student else run_verify, course, days)
-    typer.echo(render_table(report, localised=student), nl=False)
+    live = _Progress()
+    try:
+        report = _backup_call(verify_student if student else run_verify, course, days,
+                              progress=live.show if live.active else None)
+    finally:
+        live.clear()
+    typer.echo(render_table(report, localised=student, width=report_width()), nl=False)
     raise typer.Exit(EXIT_OK if report.ok else EXIT_FAILED)
 
 

@@ -415,3 +415,45 @@ def test_check_without_a_day_elsewhere_says_how_to_name_one(cli, course_dir):
     assert result.exit_code == 2
     assert "name a day: grader check day-01 (grader list shows them)" in result.stderr
     assert "Missing argument" not in result.output
+
+
+# --------------------------------------------------------------------------- verify on a terminal
+
+def test_the_verify_table_wraps_its_detail_column_at_spaces():
+    from grader.i18n import display_width
+    from grader.verify import VerifyReport, VerifyRow, render_table
+
+    detail = ("reverting E3 also failed reply-parsed, http-error-one-line: course.toml maps E3 to "
+              "request-shape, reply-parsed, http-error-one-line, server-unreachable")
+    report = VerifyReport([VerifyRow("day-01", "revert E3", False, detail), VerifyRow("day-01", "solution", True, "10/10")])
+    for width in (120, 60, 40):
+        lines = render_table(report, width=width).splitlines()
+        assert all(display_width(line) <= width for line in lines), (width, lines)
+        words = " ".join(line.strip() for line in lines[1:-2]).split()
+        assert " ".join(words).endswith(detail) or detail in " ".join(words), (width, lines)   # no word split
+    assert render_table(report).splitlines()[1].endswith(detail)          # piped: as long as it is
+
+
+def test_verify_reports_progress_per_grading_run(course):
+    from grader.results import DayResult
+    from grader.verify import verify
+
+    seen = []
+    verify(course, ["1"], run_day=lambda c, d, lab: DayResult(d.id, d.title, str(lab)), workers=1,
+           progress=lambda *args: seen.append(args))
+    runs = 2 + len(course.find_day("1").exercises)      # solution, lab, one revert per point
+    assert [graded for _day, graded, *_ in seen] == list(range(1, runs + 1))
+    assert seen[-1] == ("day-01", runs, runs, 1, 1)
+
+
+def test_verify_of_an_edited_lab_points_at_the_drift_not_at_the_scaffold(course, course_dir):
+    from grader.verify import verify
+
+    edit(course_dir)                                   # the lab's greet now works: E1 "solved"
+    report = verify(course, ["1"], workers=1)
+    rows = {row.item: row for row in report.rows}
+    drift = next(row for row in report.rows if not row.ok and "toy/greet.py" in row.detail)
+    lab = next(row for item, row in rows.items() if item.startswith("lab scores"))
+    assert report.rows.index(drift) < report.rows.index(lab)
+    assert not lab.ok and lab.detail.endswith("(the lab differs from the generated one, see above)"), lab.detail
+    assert "scaffold does not break" not in lab.detail

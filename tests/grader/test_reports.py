@@ -138,3 +138,15 @@ def test_github_is_silent_outside_actions(result, monkeypatch):
     lines = []
     github.emit(result, lines.append)
     assert lines == []
+
+
+def test_a_lab_that_cannot_start_folds_its_skipped_checks_and_names_the_line(course):
+    why = "the lab could not start: importing toy failed: SyntaxError: invalid syntax (toy/greet.py, line 37)"
+    skipped = dict(status="skipped", message="not run: the lab could not start (see above)")
+    result = DayResult("day-01", "Hello", "/lab", [CheckResult("runs", "The runs check.", **skipped),
+                                                   CheckResult("greets", "The greets check.", exercises=("E1",), **skipped)],
+                       [CheckResult("polite", "The polite check.", bonus=True, **skipped)], blocked=why)
+    text = render_text(result, course.find_day("1"))
+    assert text.count("not run") == 0 and text.count("skipped: none of these 3 checks ran") == 1, text
+    assert text.splitlines()[-1] == "next: fix toy/greet.py line 37", text
+    assert why in text and " -  1 runs" in text and " -  * polite" in text
