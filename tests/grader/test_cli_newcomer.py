@@ -457,3 +457,19 @@ def test_verify_of_an_edited_lab_points_at_the_drift_not_at_the_scaffold(course,
     assert report.rows.index(drift) < report.rows.index(lab)
     assert not lab.ok and lab.detail.endswith("(the lab differs from the generated one, see above)"), lab.detail
     assert "scaffold does not break" not in lab.detail
+
+
+# --------------------------------------------------------------------------- the student edition's README
+
+def test_the_student_readme_names_watch_and_keeps_its_comments_in_one_column(course):
+    from grader.i18n import display_width
+    from grader.release import student_readmes
+
+    for name, text in student_readmes(course, list(course.days)).items():
+        block = text[text.index("grader list"):]
+        block = block[:block.index("```")]
+        lines = [line for line in block.splitlines() if "  #" in line]
+        assert any(line.startswith(f"grader watch {course.days[-1].id} ") for line in lines), (name, block)
+        columns = {display_width(line[:line.index("  #")].rstrip()) + (len(line[:line.index("#")]) -
+                   len(line[:line.index("  #")].rstrip())) for line in lines}
+        assert len(columns) == 1, (name, block)
