@@ -473,3 +473,22 @@ def test_the_student_readme_names_watch_and_keeps_its_comments_in_one_column(cou
         columns = {display_width(line[:line.index("  #")].rstrip()) + (len(line[:line.index("#")]) -
                    len(line[:line.index("  #")].rstrip())) for line in lines}
         assert len(columns) == 1, (name, block)
+
+
+def test_one_more_hint_for_a_point_moves_only_its_first_failing_check():
+    from grader.course import load_course
+    from grader.hints import resolve
+
+    real = load_course(REPO / "course.toml").find_day("day-01")
+
+    class Last:
+        def __init__(self, failed):
+            self.failed = failed
+
+        def last(self, day_id):
+            return {"failed": self.failed} if self.failed is not None else None
+
+    failing = ["reply-parsed", "http-error-one-line", "server-unreachable", "repl-edges"]
+    assert [c.id for c in resolve(Last(failing), real, "E4")] == ["reply-parsed"]
+    assert [c.id for c in resolve(Last(failing[1:]), real, "e4")] == ["http-error-one-line"]
+    assert [c.id for c in resolve(Last(None), real, "E4")] == ["reply-parsed"]
