@@ -86,7 +86,13 @@ def _wide(char: str) -> bool:
 def _pieces(text: str) -> list[tuple[str, bool]]:
     """(piece, preceded by a space) for wrapping: words, with CJK runs split per character."""
     out: list[tuple[str, bool]] = []
-    for word in text.split(" "):
+    words: list[str] = []
+    for word in text.split(" "):   # a size stays whole: "56.0 kB" never breaks between number and unit
+        if words and _UNIT.match(word) and _NUMBER.search(words[-1]):
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    for word in words:
         if not word:
             continue
         first, current = True, ""
@@ -104,6 +110,8 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
     return _glue_marks(out)
 
 
+_NUMBER = re.compile(r"(^|\()\d+(\.\d+)?$")
+_UNIT = re.compile(r"^(bytes|kB|MB|GB)\b")
 _NO_LINE_START = set("，。、；：？！）》」』】〉”’,.;:?!)]}%…·")   # closing marks stay with what they close
 _NO_LINE_END = set("（《「『【〈“‘([{")                           # opening marks with what they open
 
