@@ -83,7 +83,7 @@ def test_every_help_is_chinese(command):
     assert not line_starts(out), (line_starts(out), out)
 
 
-@pytest.mark.parametrize("args", [("check",), ("check", "1", "--bogus"), ("hint", "1", "a", "b", "c"),
+@pytest.mark.parametrize("args", [("hint",), ("check", "1", "--bogus"), ("hint", "1", "a", "b", "c"),
                                   ("gradescope", "bundle"), ("check", "1", "--seed", "x")],
                          ids=" ".join)
 def test_usage_errors_are_chinese(args):
@@ -120,3 +120,9 @@ def test_the_finder_finds_english():
                                                                         "edition"]
     assert latin_words("在 `grader check` 里用 --lab DIR，day-07 与 course.toml：'DAY' Gradescope") == []
     assert line_starts("│ --force   替换 DIR 里的东西 │\n│           。那里的其他东西 │") == ["│           。那里的其他东西 │"]
+
+
+def test_check_without_a_day_says_how_in_chinese(tmp_path):
+    out = grader("check", cwd=tmp_path)
+    assert "请指定一天" in out and "grader list" in out, out
+    assert not latin_words(out), (latin_words(out), out)
