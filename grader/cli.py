@@ -97,7 +97,119 @@ def _fold_help() -> None:
     command.get_help_option = help_option
 
 
+_NO_LINE_START = set("，。、；：？！）》」』】〉”’")
+
+
+def _keep_marks_off_line_starts() -> None:
+    """rich folds a run of CJK text wherever the width ends, so a wrapped Chinese help line
+    could start with `。` or `，`: a break before such a mark moves back one character, so
+    the mark stays with the word it closes (the line only gets shorter)."""
+    try:
+        from rich import text as rich_text
+    except ImportError:
+        return
+    plain = getattr(rich_text, "divide_line", None)
+    if plain is None or getattr(plain, "_grader_marks", False):
+        return
+
+    def divide_line(text: str, width: int, fold: bool = True) -> list[int]:
+        breaks = plain(text, width, fold=fold)
+        out: list[int] = []
+        for offset in breaks:
+            floor = out[-1] + 1 if out else 1
+            while offset > floor and offset < len(text) and text[offset] in _NO_LINE_START:
+                offset -= 1
+            out.append(offset)
+        return out
+    divide_line._grader_marks = True
+    rich_text.divide_line = divide_line
+
+
+# typer's and click's own words, as they are in English, and the grader's key for each
+_TYPER_CONSTANTS = {"ARGUMENTS_PANEL_TITLE": "arguments", "OPTIONS_PANEL_TITLE": "options",
+                    "COMMANDS_PANEL_TITLE": "commands", "ERRORS_PANEL_TITLE": "error", "ABORTED_TEXT": "aborted",
+                    "REQUIRED_LONG_STRING": "required", "DEFAULT_STRING": "default", "ENVVAR_STRING": "envvar",
+                    "RICH_HELP": "try_help"}
+_TYPER_VALUES = {"default": {"value": "{}"}, "envvar": {"value": "{}"},
+                 "try_help": {"command": "{command_path}", "option": "{help_option}"}}
+_CLICK_ERRORS = [  # (click's English message, the grader's key, the fields)
+    (r"Missing argument (?P<name>.+)\.", "missing_argument"),
+    (r"Missing option (?P<name>.+)\.", "missing_option"),
+    (r"Missing parameter: (?P<name>.+)", "missing_parameter"),
+    (r"Missing command\.", "missing_command"),
+    (r"No such option: (?P<name>\S+)", "no_such_option"),
+    (r"No such option: (?P<name>\S+) \(Possible options: (?P<names>.+)\)", "no_such_option_near"),
+    (r"Input should be a valid integer.*", "should_be_integer"),
+    (r"Input should be a valid number.*", "should_be_number"),
+    (r"No such command (?P<name>.+)\.", "no_such_command"),
+    (r"Got unexpected extra argument \((?P<args>.+)\)", "extra_arguments"),
+    (r"Got unexpected extra arguments?\(s\)? \((?P<args>.+)\)", "extra_arguments_many"),
+    (r"Option (?P<name>.+) requires an argument\.", "requires_argument"),
+    (r"(?P<value>.+) is not a valid integer\.", "not_integer"),
+    (r"(?P<value>.+) is not a valid float\.", "not_float"),
+    (r"(?P<value>.+) is not one of (?P<choices>.+)\.", "not_choice"),
+]
+
+
+def _click_message(text: str) -> str:
+    """One of click's usage-error messages in the CLI's language (as it is when unknown)."""
+    import re
+
+    for pattern, key in _CLICK_ERRORS:
+        match = re.fullmatch(pattern, text, re.S)
+        if match:
+            return word(f"typer.{key}", **match.groupdict())
+    suggestion = re.fullmatch(r"(?P<message>.+?) Did you mean (?P<names>.+)\?", text, re.S)
+    if suggestion:
+        return word("typer.did_you_mean", message=_click_message(suggestion["message"]), names=suggestion["names"])
+    invalid = re.fullmatch(r"Invalid value for (?P<name>.+?): (?P<why>.+)", text, re.S)
+    if invalid:
+        return word("typer.invalid_value", name=invalid["name"], why=_click_message(invalid["why"]))
+    return text
+
+
+def _localise_typer(lang: str | None = None) -> None:
+    """typer's and click's own words (help panels, `Usage:`, `Missing argument`, `Aborted.`)
+    in the CLI's language: the help is built before the callback runs, so at import the
+    language comes from the command line or the environment (as help_word's), and the
+    callback sets it again once `--lang` is parsed."""
+    lang = lang or i18n.language_in_args(sys.argv[1:]) or i18n.language()
+    try:
+        from typer import rich_utils
+    except ImportError:
+        rich_utils = None
+    if rich_utils is not None:
+        for name, key in _TYPER_CONSTANTS.items():
+            if hasattr(rich_utils, name):
+                setattr(rich_utils, name, i18n._word(f"typer.{key}", lang, _TYPER_VALUES.get(key, {})))
+        plain_error = getattr(rich_utils, "rich_format_error", None)
+        if plain_error is not None and not getattr(plain_error, "_grader_words", False):
+            def rich_format_error(self, *args, **kwargs):
+                message = self.format_message
+                if i18n.language() != i18n.SOURCE:
+                    self.format_message = lambda: _click_message(message())
+                try:
+                    return plain_error(self, *args, **kwargs)
+                finally:
+                    self.__dict__.pop("format_message", None)
+            rich_format_error._grader_words = True
+            rich_utils.rich_format_error = rich_format_error
+    for module_name in ("typer._click.formatting", "click.formatting"):
+        module = sys.modules.get(module_name)
+        formatter = getattr(module, "HelpFormatter", None)
+        if formatter is None:
+            continue
+        plain_usage = getattr(formatter.write_usage, "_grader_plain", formatter.write_usage)
+
+        def write_usage(self, prog, args="", prefix=None, _plain=plain_usage):
+            return _plain(self, prog, args, word("typer.usage") if prefix is None else prefix)
+        write_usage._grader_plain = plain_usage
+        formatter.write_usage = write_usage
+
+
 _tidy_help()
+_keep_marks_off_line_starts()
+_localise_typer()
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, cls=i18n.language_group(),
                   help=help_word("help.app"))
@@ -124,7 +236,7 @@ def _main(course: Annotated[Optional[Path], typer.Option(
     """Grade the labs of agent-lab."""
     _options.course_path = course
     try:
-        i18n.set_language(lang)  # every run chooses afresh (None: from the environment)
+        _localise_typer(i18n.set_language(lang))  # every run chooses afresh (None: from the environment)
     except ValueError:
         i18n.set_language(None)
         raise fail(word("cli.unknown_language", lang=lang)) from None
@@ -156,6 +268,18 @@ def load(localised: bool = True) -> Course:
     except CourseError as exc:
         raise fail(str(exc)) from None
     return i18n.localise(course) if localised else course
+
+
+def day_or_here(course: Course, text: str | None, command: str) -> Day:
+    """The day named, else the day whose lab the shell stands in; without either, say how
+    to name one (never typer's bare "Missing argument")."""
+    if text is not None:
+        return find_day(course, text)
+    here = course.day_at(Path.cwd())
+    if here is None:
+        example = course.days[0].id if course.days else "day-01"
+        raise fail(word("cli.no_day", command=command, example=example))
+    return here
 
 
 def find_day(course: Course, text: str) -> Day:
@@ -224,7 +348,7 @@ RENDERERS = {"text": _render_text, "json": _render_json}
 
 @app.command(help=help_word("help.check"))
 def check(
-    day: Annotated[str, typer.Argument(metavar="DAY", help=DAY_HELP)],
+    day: Annotated[Optional[str], typer.Argument(metavar="DAY", help=help_word("help.day_or_here"))] = None,
     lab: Annotated[Optional[Path], typer.Option(
         metavar="DIR", help=help_word("help.check_lab"))] = None,
     as_json: Annotated[bool, typer.Option("--json", help=help_word("help.check_json"))] = False,
@@ -248,7 +372,7 @@ def check(
     if sandbox:
         _in_a_sandbox(ctx)
     course = load()
-    the_day = find_day(course, day)
+    the_day = day_or_here(course, day, "check")
     if jobs is not None and jobs < 1:
         raise fail(word("cli.bad_jobs", jobs=jobs))
     from grader import integrity, trees
@@ -306,7 +430,7 @@ def check(
 
 @app.command(help=help_word("help.watch"))
 def watch(
-    day: Annotated[str, typer.Argument(metavar="DAY", help=DAY_HELP)],
+    day: Annotated[Optional[str], typer.Argument(metavar="DAY", help=help_word("help.day_or_here"))] = None,
     lab: Annotated[Optional[Path], typer.Option(metavar="DIR", help=help_word("help.watch_lab"))] = None,
     seed: Annotated[Optional[int], typer.Option(metavar="N", help=help_word("help.watch_seed"))] = None,
 ) -> None:
@@ -314,7 +438,7 @@ def watch(
     from grader.watch.loop import WatchFailed
     from grader.watch.terminal import Stopped, watch_lab
     course = load()
-    the_day = find_day(course, day)
+    the_day = day_or_here(course, day, "watch")
     target = (lab or the_day.lab).expanduser()
     own_lab = target.resolve() == Path(the_day.lab).resolve()
     if not target.is_dir():
@@ -337,14 +461,18 @@ def watch(
 
 
 class _LiveLines:
-    """On a terminal, each check's line as it finishes (the run takes seconds); they are
-    erased before the report, which repeats them with the details. Off for --json and
+    """On a terminal, one progress line rewritten in place as each check finishes (the run
+    takes seconds): how many are done, and the line of the check that just finished. It is
+    erased before the report, so every check is printed once, whatever the terminal's
+    height (lines that scrolled off the top could not be erased). Off for --json and
     whenever stdout is not a terminal: then the output is exactly the report."""
 
     def __init__(self, day: Day, as_json: bool, count: int):
         self.active = not as_json and is_terminal()
         self.day = day
-        self.rows = 0
+        self.count = count
+        self.finished = 0
+        self.shown = False
         self.stream = sys.stdout
         self.numbers = check_numbers(day)
         self.titles = {c.id: c for c in day.all_checks}
@@ -355,30 +483,67 @@ class _LiveLines:
         if self.active:
             self._write(word("cli.running_one" if count == 1 else "cli.running_many", day=day.id, count=count))
 
+    def _fit(self, line: str) -> str:
+        if display_width(line) > self.width - 1:    # one terminal row, so clear() erases all of it
+            while line and display_width(line) > self.width - 2:
+                line = line[:-1]
+            line += "…" if self.marks is UNICODE_MARKS else "."
+        return line
+
     def _write(self, line: str) -> None:
-        self.stream.write(line + "\n")
+        self.stream.write("\r" + self._fit(line) + "\033[K")
         self.stream.flush()
-        self.rows += 1
+        self.shown = True
 
     def done(self, check_id: str, status) -> None:
         check = self.titles.get(check_id)
         if check is None:
             return
+        self.finished += 1
         number = " *" if check.bonus else f"{self.numbers.get(check_id, 0):>2}"
         head = check_head(check_id, check.title, str(status), number, self.id_width, self.marks)[0]
-        if display_width(head) > self.width - 1:    # one terminal row each, so clear() knows how many
-            while head and display_width(head) > self.width - 2:
-                head = head[:-1]
-            head += "…" if self.marks is UNICODE_MARKS else "."
+        line = self._fit(f"{self.finished}/{self.count}{head}")
         if self.paint.colour:
-            head = f" {self.paint(self.marks[str(status)], '32' if str(status) == 'passed' else '31')}" + head[2:]
-        self._write(head)
+            mark = self.marks[str(status)]
+            line = line.replace(f" {mark} ", f" {self.paint(mark, '32' if str(status) == 'passed' else '31')} ", 1)
+        self.stream.write("\r" + line + "\033[K")
+        self.stream.flush()
+        self.shown = True
 
     def clear(self) -> None:
-        if self.active and self.rows:
-            self.stream.write(f"\r\033[{self.rows}A\033[J")   # up to the first live line, clear below
+        if self.active and self.shown:
+            self.stream.write("\r\033[K")   # the progress line, erased where it stands
             self.stream.flush()
-            self.rows = 0
+            self.shown = False
+
+
+class _Progress:
+    """`grader verify`'s progress on a terminal: one line rewritten in place as each grading
+    run is judged (a day's runs take minutes), erased before the table. Off when stdout is
+    not a terminal: then the output is exactly the table."""
+
+    def __init__(self):
+        self.active = is_terminal()
+        self.width = max(shutil.get_terminal_size().columns, 20)
+        self.shown = False
+        if self.active:
+            self._write(word("verify.starting"))
+
+    def _write(self, line: str) -> None:
+        while line and display_width(line) > self.width - 1:
+            line = line[:-1]
+        sys.stdout.write("\r" + line + "\033[K")
+        sys.stdout.flush()
+        self.shown = True
+
+    def show(self, day_id: str, graded: int, runs: int, days_done: int, days: int) -> None:
+        self._write(word("verify.progress", day=day_id, graded=graded, runs=runs, done=days_done, days=days))
+
+    def clear(self) -> None:
+        if self.active and self.shown:
+            sys.stdout.write("\r\033[K")
+            sys.stdout.flush()
+            self.shown = False
 
 
 def _in_a_sandbox(ctx: typer.Context) -> None:
@@ -639,8 +804,13 @@ def verify(
     days = list(dict.fromkeys(find_day(course, one).id for one in day)) if day else None
     if not student and course.is_student_edition:
         raise fail(word("edition.no_verify"))
-    report = _backup_call(verify_student if student else run_verify, course, days)
-    typer.echo(render_table(report, localised=student), nl=False)
+    live = _Progress()
+    try:
+        report = _backup_call(verify_student if student else run_verify, course, days,
+                              progress=live.show if live.active else None)
+    finally:
+        live.clear()
+    typer.echo(render_table(report, localised=student, width=report_width()), nl=False)
     raise typer.Exit(EXIT_OK if report.ok else EXIT_FAILED)
 
 

@@ -134,19 +134,32 @@ class Course:
         return self.edition == STUDENT_EDITION
 
     def find_day(self, text: "str | Day") -> Day:
-        """Accept a Day, `day-07`, `07`, `7` or the full slug; otherwise list the known days."""
+        """Accept a Day, `day-07`, `07`, `7`, `day-7` or the full slug; otherwise list the known days."""
         if isinstance(text, Day):
             return text
         wanted = text.strip().lower()
         for day in self.days:
             if wanted in (day.id.lower(), day.slug.lower()):
                 return day
-        if wanted.isdigit():
+        number = re.fullmatch(r"(?:day[-_ ]?)?0*(\d+)", wanted)   # 7, 07, day-7, day-007, day7
+        if number:
             for day in self.days:
-                if day.number == int(wanted):
+                if day.number == int(number.group(1)):
                     return day
         known = ", ".join(day.id for day in self.days) or "(none)"
         raise CourseError(f"unknown day {text!r}. Known days: {known}")
+
+    def day_at(self, path: Path | str) -> "Day | None":
+        """The day whose lab directory holds `path` (the lab itself or a folder in it), if any."""
+        try:
+            here = Path(path).resolve()
+        except OSError:
+            return None
+        for day in self.days:
+            lab = Path(day.lab).resolve()
+            if here == lab or lab in here.parents:
+                return day
+        return None
 
     @property
     def day_order(self) -> dict[str, int]:

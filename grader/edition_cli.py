@@ -11,16 +11,16 @@ from typing import Annotated, Optional
 import typer
 
 from grader import i18n
-from grader.i18n import word
+from grader.i18n import help_word, word
 
 
 def register(app: typer.Typer) -> None:
-    app.command("release")(release_command)
+    app.command("release", help=help_word("help.release"))(release_command)
     gradescope = typer.Typer(cls=i18n.language_group(), no_args_is_help=True, add_completion=False,
-                             help="Gradescope: an autograder zip for one day, and the steps it runs.")
-    gradescope.command("bundle")(bundle_command)
-    gradescope.command("find-lab")(find_lab_command)
-    gradescope.command("no-result")(no_result_command)
+                             help=help_word("help.gradescope_group"))
+    gradescope.command("bundle", help=help_word("help.bundle"))(bundle_command)
+    gradescope.command("find-lab", help=help_word("help.find_lab"))(find_lab_command)
+    gradescope.command("no-result", help=help_word("help.no_result"))(no_result_command)
     app.add_typer(gradescope, name="gradescope")
 
 
@@ -30,12 +30,9 @@ def _cli():
 
 
 def release_command(
-    out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="where to write the student edition: a "
-                                      "new or empty directory (or an earlier edition, with --force)")],
-    through: Annotated[Optional[str], typer.Option(metavar="DAY", help="release the days up to DAY only "
-                                                   "(default: every day)")] = None,
-    force: Annotated[bool, typer.Option("--force", help="replace an earlier edition in DIR: its own files are "
-                                        "replaced or removed, nothing else there is touched")] = False,
+    out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help=help_word("help.release_out"))],
+    through: Annotated[Optional[str], typer.Option(metavar="DAY", help=help_word("help.release_through"))] = None,
+    force: Annotated[bool, typer.Option("--force", help=help_word("help.release_force"))] = False,
 ) -> None:
     """Write the student edition: the labs and the grader, without solutions (refused if any solution code would ship)."""
     from grader import release
@@ -59,9 +56,9 @@ def release_command(
 
 
 def bundle_command(
-    day: Annotated[str, typer.Argument(metavar="DAY", help="the day the autograder grades")],
-    out: Annotated[Path, typer.Option("--out", "-o", metavar="ZIP", help="the zip to write, e.g. autograder.zip")],
-    force: Annotated[bool, typer.Option("--force", help="replace ZIP if it exists")] = False,
+    day: Annotated[str, typer.Argument(metavar="DAY", help=help_word("help.bundle_day"))],
+    out: Annotated[Path, typer.Option("--out", "-o", metavar="ZIP", help=help_word("help.bundle_out"))],
+    force: Annotated[bool, typer.Option("--force", help=help_word("help.bundle_force"))] = False,
 ) -> None:
     """Write a Gradescope autograder zip for DAY: setup.sh, run_autograder, pinned dependencies and the student edition of DAY."""
     from grader import gradescope_bundle
@@ -88,11 +85,9 @@ def _size(n: int) -> str:
 
 
 def find_lab_command(
-    day: Annotated[str, typer.Argument(metavar="DAY", help="the day to grade")],
-    submission: Annotated[Path, typer.Argument(metavar="SUBMISSION", help="the student's files "
-                                               "(/autograder/submission)")],
-    results: Annotated[Path, typer.Option(metavar="PATH", help="where to write a zero score if no lab is found "
-                                          "(/autograder/results/results.json)")],
+    day: Annotated[str, typer.Argument(metavar="DAY", help=help_word("help.find_lab_day"))],
+    submission: Annotated[Path, typer.Argument(metavar="SUBMISSION", help=help_word("help.find_lab_submission"))],
+    results: Annotated[Path, typer.Option(metavar="PATH", help=help_word("help.find_lab_results"))],
 ) -> None:
     """(run_autograder) Print the path of the DAY lab in SUBMISSION; without one, write a zero score saying what to upload (exit 1)."""
     from grader import gradescope_bundle
@@ -110,11 +105,10 @@ def find_lab_command(
 
 
 def no_result_command(
-    day: Annotated[str, typer.Argument(metavar="DAY", help="the day that was graded")],
-    results: Annotated[Path, typer.Option(metavar="PATH", help="the results.json `grader check` was to write")],
-    exit_code: Annotated[int, typer.Option(metavar="N", help="the exit status of `grader check`")],
-    stderr: Annotated[Optional[Path], typer.Option(metavar="FILE", help="what `grader check` printed on "
-                                                   "stderr")] = None,
+    day: Annotated[str, typer.Argument(metavar="DAY", help=help_word("help.no_result_day"))],
+    results: Annotated[Path, typer.Option(metavar="PATH", help=help_word("help.no_result_results"))],
+    exit_code: Annotated[int, typer.Option(metavar="N", help=help_word("help.no_result_exit"))],
+    stderr: Annotated[Optional[Path], typer.Option(metavar="FILE", help=help_word("help.no_result_stderr"))] = None,
 ) -> None:
     """(run_autograder) If `grader check` wrote no results.json, write a zero score that carries its message."""
     from grader import gradescope_bundle

@@ -63,8 +63,10 @@ def current(state: State, day: Day, check: Check) -> HintShown:
 
 def resolve(state: State, day: Day, text: str) -> list[Check]:
     """The checks `grader hint DAY CHECK` means: a check id, its number in the report (core
-    checks 1, 2, ...) or an exercise point (`E3`: its core checks that did not pass in the
-    last run, or all of them if none is recorded failing). KeyError with the choices otherwise."""
+    checks 1, 2, ...) or an exercise point (`E3`: the first of its core checks that did not
+    pass in the last run, or its first if none is recorded failing: one more hint for a point
+    moves one check one level, never every check of the point at once). KeyError with the
+    choices otherwise."""
     wanted = text.strip()
     for check in day.all_checks:
         if check.id == wanted:
@@ -81,7 +83,7 @@ def resolve(state: State, day: Day, text: str) -> list[Check]:
                 raise KeyError(word("hint.no_mapped", day=day.id, exercise=exercise.id))
             last = state.last(day.id)
             failed = set(last.get("failed") or []) if last else set()
-            return [c for c in mapped if c.id in failed] or mapped
+            return ([c for c in mapped if c.id in failed] or mapped)[:1]
     known = ", ".join(c.id for c in day.all_checks)
     points = ", ".join(x.id for x in day.exercises) or word("hint.no_points")
     raise KeyError(word("hint.unknown_check", day=day.id, check=text, known=known, last=len(day.checks_core),

@@ -433,8 +433,37 @@ def student_readmes(course: Course, days, sheet_names: dict[str, set[str]] | Non
         if "{{" in text:
             raise ReleaseError(word("release.template_field", template=template,
                                     field=text[text.index("{{"):text.index("{{") + 20]))
-        out["README.md" if lang == SOURCE else f"README.{lang}.md"] = text
+        out["README.md" if lang == SOURCE else f"README.{lang}.md"] = _align_comments(text)
     return out
+
+
+def _align_comments(text: str) -> str:
+    """The `#` comments of each ```sh block in one column again (the values put in for
+    {{day}} and {{check}} are not as long as the placeholders)."""
+    out, block = [], []
+    for line in text.splitlines(keepends=True):
+        if block:
+            block.append(line)
+            if line.startswith("```"):
+                out += _aligned(block)
+                block = []
+        elif line.startswith("```sh"):
+            block = [line]
+        else:
+            out.append(line)
+    return "".join(out + block)
+
+
+def _aligned(block: list[str]) -> list[str]:
+    from grader.i18n import display_width
+
+    split = [(line.split("  #", 1) if "  #" in line else None) for line in block]
+    commands = [part[0].rstrip() for part in split if part]
+    if len(commands) < 2:
+        return block
+    column = max(display_width(c) for c in commands) + 2
+    return [line if part is None else part[0].rstrip() + " " * (column - display_width(part[0].rstrip()))
+            + "#" + part[1] for line, part in zip(block, split)]
 
 
 # --------------------------------------------------------------------------- solution leaks

@@ -49,16 +49,27 @@ class VerifyReport:
         return [row for row in self.rows if not row.ok]
 
 
-def render_table(report: VerifyReport, localised: bool = True) -> str:
+def render_table(report: VerifyReport, localised: bool = True, width: int | None = None) -> str:
     """A plain table, one row per fact, then one summary line, its frame in the chosen
-    language (`localised` is kept for callers; the rows' own texts are English)."""
+    language (`localised` is kept for callers; the rows' own texts are English). With a
+    `width` (a terminal's), the detail column is wrapped at spaces under itself, or, when
+    that leaves it under 30 columns, on lines of its own below the row, indented."""
     from grader.i18n import display_width, pad, word
+    from grader.report.text import wrap
 
     head = (word("verify.day"), word("verify.item"), word("verify.result"), word("verify.detail"))
     body = [(r.day, r.item, word("verify.ok") if r.ok else word("verify.fail"), r.detail) for r in report.rows]
     widths = [max(display_width(row[i]) for row in [head, *body]) for i in range(3)]
-    lines = ["  ".join(pad(cell, w) for cell, w in zip(row[:3], widths)) + "  " + row[3]
-             for row in [head, *body]]
+    lines = []
+    for row in [head, *body]:
+        lead = "  ".join(pad(cell, w) for cell, w in zip(row[:3], widths)) + "  "
+        if width is None or display_width(lead + row[3]) <= width:
+            lines.append(lead + row[3])
+        elif width - display_width(lead) >= 30:
+            lines += wrap(row[3], width, lead, " " * display_width(lead))
+        else:
+            lines.append(lead.rstrip())
+            lines += wrap(row[3], width, "    ", "    ")
     held = sum(r.ok for r in report.rows)
     summary = (word("verify.all_hold", held=held) if report.ok
                else word("verify.some_hold", held=held, total=len(report.rows), failed=len(report.failures)))
@@ -99,21 +110,33 @@ def _lab_findings(day, result) -> tuple[set, list, list, list]:
     return passed, mapped, sorted(expected - passed), errored
 
 
-def _lab_row(day, result) -> VerifyRow:
+def _lab_row(day, result, drifted: bool = False) -> VerifyRow:
+    """The committed lab's row. When that lab differs from the generated one (`drifted`, the
+    drift row above says how), what it scores says nothing about the scaffold: the row
+    says so instead of blaming the scaffold check by check."""
     passed, mapped, unmapped, errored = _lab_findings(day, result)
     total = len(day.checks_core)
     item = f"lab scores {day.scaffold_passes}/{total}"
     notes = []
     if len(passed) != day.scaffold_passes:
         notes.append(f"the lab scores {len(passed)}/{total} but scaffold_passes = {day.scaffold_passes}")
-    for cid, maps in mapped:
-        notes.append(f"{cid} passes on the lab though it maps to {maps}: its scaffold does not break it")
-    for cid in unmapped:
-        notes.append(f"{cid} fails on the lab though it maps to no exercise point")
+    if drifted:
+        if mapped:
+            notes.append(f"{', '.join(cid for cid, _ in mapped)} pass on the lab though they map to exercise points")
+        if unmapped:
+            notes.append(f"{', '.join(unmapped)} fail on the lab though they map to none")
+    else:
+        for cid, maps in mapped:
+            notes.append(f"{cid} passes on the lab though it maps to {maps}: its scaffold does not break it")
+        for cid in unmapped:
+            notes.append(f"{cid} fails on the lab though it maps to no exercise point")
     if errored:
         notes.append(f"check(s) errored (the check itself broke): {', '.join(errored)}")
     ok = len(passed) == day.scaffold_passes and not errored
-    return VerifyRow(day.id, item, ok, "; ".join(notes))
+    detail = "; ".join(notes)
+    if drifted and notes:
+        detail += " (the lab differs from the generated one, see above)"
+    return VerifyRow(day.id, item, ok, detail)
 
 
 def _revert_row(day, ex_id: str, result) -> VerifyRow:
@@ -163,9 +186,11 @@ def _make_pool(run_day, course, days, workers: int) -> tuple[Executor, object]:
     return _Inline(), _engine_run   # one at a time, in this thread
 
 
-def verify(course, day_ids=None, *, run_day=None, workers: int = 2) -> VerifyReport:
+def verify(course, day_ids=None, *, run_day=None, workers: int = 2, progress=None) -> VerifyReport:
     """Verify the given days (ids, slugs, numbers or Day objects; default: all).
     run_day(course, day, lab) -> DayResult; default: grader.engine.run_day.
+    `progress(day_id, graded, runs, days_done, days)` is called as each grading run is
+    judged (the CLI's progress line on a terminal).
     Raises backups.UnknownDay for a day not in the course."""
     try:
         days = [course.find_day(d) for d in day_ids] if day_ids else list(course.days)
@@ -177,21 +202,36 @@ def verify(course, day_ids=None, *, run_day=None, workers: int = 2) -> VerifyRep
         with pool:
             for day in days:
                 plan += _submit_day(day, course, pool, run)
+            drifted = {day.id for day in days if _lab_drifts(course, day)}
             report = VerifyReport()
+            runs = {day.id: sum(1 for d, rows, *_ in plan if d is day and rows is None) for day in days}
+            graded = dict.fromkeys(runs, 0)
             for day, rows, label, future, _ in plan:
                 if rows is not None:
                     report.rows += rows
                     continue
                 try:
-                    report.rows.append(_judge(day, label, future.result()))
+                    report.rows.append(_judge(day, label, future.result(), day.id in drifted))
                 except Exception as exc:  # the engine could not grade: report it, keep verifying
                     report.rows.append(_run_failed_row(day, label, f"grading run failed: "
                                                        f"{type(exc).__name__}: {exc}"))
+                graded[day.id] += 1
+                if progress is not None:
+                    done = sum(1 for d in days if graded[d.id] == runs[d.id])
+                    progress(day.id, graded[day.id], runs[day.id], done, len(days))
     finally:   # temp trees go even on Ctrl+C
         for *_, tmp in plan:
             if tmp is not None:
                 shutil.rmtree(tmp, ignore_errors=True)
     return report
+
+
+def _lab_drifts(course, day) -> bool:
+    """Whether the committed lab differs from what the generator makes now."""
+    try:
+        return any(str(d).startswith("lab: ") for d in scaffold.diff(course, day))
+    except (*scaffold.ERRORS, OSError):
+        return False
 
 
 def _submit_day(day, course, pool: Executor, run) -> list[tuple]:
@@ -241,11 +281,11 @@ def _cannot(ex_id: str):
     return build
 
 
-def _judge(day, label: str, result) -> VerifyRow:
+def _judge(day, label: str, result, drifted: bool = False) -> VerifyRow:
     if label == "solution":
         return _solution_row(day, result)
     if label == "lab":
-        return _lab_row(day, result)
+        return _lab_row(day, result, drifted)
     return _revert_row(day, label.removeprefix("revert "), result)
 
 
@@ -255,7 +295,7 @@ def _run_failed_row(day, label: str, detail: str) -> VerifyRow:
     return VerifyRow(day.id, item, False, detail)
 
 
-def verify_student(course, day_ids=None, *, run_day=None, workers: int = 2) -> VerifyReport:
+def verify_student(course, day_ids=None, *, run_day=None, workers: int = 2, progress=None) -> VerifyReport:
     """The proof a student edition can give that it grades (the kit can run it too): the
     grader's files are those its record ships (grader/shipped.sha256, as `check --ci`
     holds them), and each day's untouched lab (the edition's pristine copy, in the kit
@@ -294,11 +334,13 @@ def verify_student(course, day_ids=None, *, run_day=None, workers: int = 2) -> V
                     report.rows.append(failed(day, word("verify.lab_cannot_build", error=exc)))
                     continue
                 plan.append((day, pool.submit(run, course, day, lab), tmp))
-            for day, future, _ in plan:
+            for done, (day, future, _) in enumerate(plan, 1):
                 try:
                     report.rows.append(_student_lab_row(day, future.result()))
                 except Exception as exc:  # the engine could not grade: report it, keep verifying
                     report.rows.append(failed(day, word("verify.lab_run_failed", error=f"{type(exc).__name__}: {exc}")))
+                if progress is not None:
+                    progress(day.id, 1, 1, done, len(plan))
     finally:
         for *_, tmp in plan:
             shutil.rmtree(tmp, ignore_errors=True)

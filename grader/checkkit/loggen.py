@@ -313,7 +313,8 @@ def _build(rng: random.Random, bodies: list[Event], *, error: bool | int, unknow
 def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool | int = False,
                compact: bool = False, shuffle_keys: bool = False, clock_back: bool = False,
                repeat_turn: bool = False, retried_prompt: bool = False, empty_read: bool = False,
-               long_output: bool = False, config: dict[str, Any] | None = None) -> GeneratedLog:
+               long_output: bool = False, config: dict[str, Any] | None = None,
+               next_round_started: bool = False) -> GeneratedLog:
     """Round 1's shape: 8 events (system+config, user, a run_command round, usage, the
     answer naming the failing case), plus an `error` and/or an unknown-type event if asked
     (`True`: at a random clean slot; an int: that seq). The error goes in first, so an
@@ -326,7 +327,9 @@ def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool |
     `empty_read`: a read_file round of an empty file first (12 events; its tool result
     and the assistant message asking for it both have content ""). `long_output`: the test
     output is 1.1-1.4 million characters, one line of more than 1 MiB (every draw). `config`:
-    the model configuration the first event carries (default: the mock's)."""
+    the model configuration the first event carries (default: the mock's). `next_round_started`:
+    the user's next request ("fix it ...") follows the answer, and the model has asked for
+    its first tool (usage, assistant with an edit_file call): 11 events, fork points 2, 8, 9."""
     suite = _Suite.draw(rng)
     bodies = _round1_bodies(rng, suite, set(), empty_read=empty_read, long_output=long_output)
     if config is not None:
@@ -336,6 +339,9 @@ def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool |
     if retried_prompt:
         failed = {"type": "error", "message": mixed_text(rng, (3, 8)), "where": "gateway"}
         bodies[2:2] = [failed, copy.deepcopy(bodies[1])]
+    if next_round_started:
+        bodies += _round2_bodies(rng, suite, {call["id"] for body in bodies
+                                              for call in (body.get("message") or {}).get("tool_calls") or []})[:3]
     return _build(rng, bodies, error=error, unknown=unknown, compact=compact, shuffle_keys=shuffle_keys,
                   clock_back=clock_back)
 

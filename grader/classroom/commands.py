@@ -33,7 +33,7 @@ from grader.i18n import display_width, help_word, word
 
 gradebook_app = typer.Typer(
     no_args_is_help=True, add_completion=False,
-    help="Work with the gradebooks `grader grade` writes: merge shards, write the class report.")
+    help=help_word("help.gradebook_group"))
 
 
 def _plural(key: str, count: int, **fields) -> str:
@@ -84,27 +84,21 @@ class Progress:
 def grade(
     day: Annotated[str, typer.Argument(metavar="DAY", help=main_cli.DAY_HELP)],
     submissions: Annotated[list[Path], typer.Argument(
-        metavar="SUBMISSION", help="a submission (a directory with the agent's mca/ package) or a directory "
-        "whose subdirectories are submissions")],
+        metavar="SUBMISSION", help=help_word("help.grade_submission"))],
     output: Annotated[Optional[Path], typer.Option(
-        "--output", "-o", metavar="DIR", help="where the gradebook goes (default: ./gradebook-DAY)")] = None,
+        "--output", "-o", metavar="DIR", help=help_word("help.grade_output"))] = None,
     jobs: Annotated[Optional[int], typer.Option(
-        "--jobs", "-j", metavar="N", help="grade N submissions at a time (default: the number of cores)")] = None,
+        "--jobs", "-j", metavar="N", help=help_word("help.grade_jobs"))] = None,
     timeout: Annotated[float, typer.Option(
-        metavar="SECONDS", help="wall limit per submission; a grading past it is stopped with every process "
-        "it started and its row says so")] = DEFAULT_TIMEOUT,
+        metavar="SECONDS", help=help_word("help.grade_timeout"))] = DEFAULT_TIMEOUT,
     seed: Annotated[Optional[int], typer.Option(
-        metavar="N", help="batch seed: each submission's seed is derived from it and its name (recorded per "
-        "row)")] = None,
+        metavar="N", help=help_word("help.grade_seed"))] = None,
     shard_spec: Annotated[Optional[str], typer.Option(
-        "--shard", metavar="K/N", help="grade only the K-th of N slices (round-robin over the names), for a "
-        "CI matrix")] = None,
+        "--shard", metavar="K/N", help=help_word("help.grade_shard"))] = None,
     only: Annotated[Optional[list[str]], typer.Option(
-        metavar="CHECK", help="run only this check id in every grading (repeatable)")] = None,
-    ci: Annotated[bool, typer.Option("--ci", help="refuse (exit 3) if the checks or course.toml differ from the "
-                                     "shipped ones, before or after the batch")] = False,
-    force: Annotated[bool, typer.Option("--force", help="replace the gradebook already in the output "
-                                        "directory")] = False,
+        metavar="CHECK", help=help_word("help.grade_only"))] = None,
+    ci: Annotated[bool, typer.Option("--ci", help=help_word("help.grade_ci"))] = False,
+    force: Annotated[bool, typer.Option("--force", help=help_word("help.grade_force"))] = False,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=help_word("help.grade_sandbox"))] = False,
 ) -> None:
     """Grade many submissions of one day, in parallel, into a gradebook (CSV, JSONL and an HTML class report).
@@ -212,11 +206,11 @@ def _write_report(directory: Path, book: books.Gradebook, course) -> Path:
     return path
 
 
-@gradebook_app.command("merge")
+@gradebook_app.command("merge", help=help_word("help.merge"))
 def merge(
-    out: Annotated[Path, typer.Argument(metavar="OUT", help="the merged gradebook's directory (new or empty)")],
-    inputs: Annotated[list[Path], typer.Argument(metavar="IN", help="gradebook directories of the shards")],
-    force: Annotated[bool, typer.Option("--force", help="replace the gradebook already in OUT")] = False,
+    out: Annotated[Path, typer.Argument(metavar="OUT", help=help_word("help.merge_out"))],
+    inputs: Annotated[list[Path], typer.Argument(metavar="IN", help=help_word("help.merge_in"))],
+    force: Annotated[bool, typer.Option("--force", help=help_word("help.merge_force"))] = False,
 ) -> None:
     """Join the gradebooks of a batch's shards into one (refuses different days, checks or overlapping names)."""
     course = main_cli.load()
@@ -244,11 +238,11 @@ def _known_day(course, day_id: str) -> bool:
     return any(d.id == day_id for d in course.days)
 
 
-@gradebook_app.command("report")
+@gradebook_app.command("report", help=help_word("help.report"))
 def report(
-    directory: Annotated[Path, typer.Argument(metavar="DIR", help="a gradebook directory (grader grade -o DIR)")],
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help=help_word("help.report_dir"))],
     output: Annotated[Optional[Path], typer.Option(
-        "--output", "-o", metavar="FILE", help="where to write the HTML (default: DIR/report.html)")] = None,
+        "--output", "-o", metavar="FILE", help=help_word("help.report_output"))] = None,
 ) -> None:
     """Write the class report of a gradebook: one self-contained HTML file (heatmap, pass rates, what to teach
     again)."""
@@ -269,5 +263,5 @@ def report(
 
 def register(app: typer.Typer) -> None:
     """Add the class commands to the grader's CLI."""
-    app.command("grade")(grade)
+    app.command("grade", help=help_word("help.grade"))(grade)
     app.add_typer(gradebook_app, name="gradebook")

@@ -55,7 +55,8 @@ h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 17px; margin: 28px 0 10px; }
 p { margin: 4px 0; }
 .muted { color: var(--muted); }
-code { font: 12.5px/1.3 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
+code { font: 12.5px/1.3 ui-monospace, "SFMono-Regular", Menlo, Consolas, "Noto Sans Mono CJK SC",
+  "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", monospace; }  /* CJK in messages: never boxes */
 .cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 18px 0 6px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px;
   min-width: 150px; }

@@ -86,7 +86,13 @@ def _wide(char: str) -> bool:
 def _pieces(text: str) -> list[tuple[str, bool]]:
     """(piece, preceded by a space) for wrapping: words, with CJK runs split per character."""
     out: list[tuple[str, bool]] = []
-    for word in text.split(" "):
+    words: list[str] = []
+    for word in text.split(" "):   # a size stays whole: "56.0 kB" never breaks between number and unit
+        if words and _UNIT.match(word) and _NUMBER.search(words[-1]):
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    for word in words:
         if not word:
             continue
         first, current = True, ""
@@ -104,6 +110,8 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
     return _glue_marks(out)
 
 
+_NUMBER = re.compile(r"(^|\()\d+(\.\d+)?$")
+_UNIT = re.compile(r"^(bytes|kB|MB|GB)\b")
 _NO_LINE_START = set("，。、；：？！）》」』】〉”’,.;:?!)]}%…·")   # closing marks stay with what they close
 _NO_LINE_END = set("（《「『【〈“‘([{")                           # opening marks with what they open
 
@@ -155,7 +163,7 @@ def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool
     marks = UNICODE_MARKS if unicode else ASCII_MARKS
     paint = _Painter(colour)
     id_width = max((len(c.id) for c in result.all_results()), default=0)
-    lines = [paint(line, "1") for line in wrap(f"{result.day_id}: {result.title}", width, "", "  ")]
+    lines = [paint(line, "1") for line in wrap(word("report.title", day=result.day_id, title=result.title), width, "", "  ")]
     if result.cause:  # the agent never answered: said first, before anything a check found
         lines += [paint(line, COLOURS["failed"]) for line in wrap(result.cause, width, "", "  ")]
     lines += wrap(word("report.lab", lab=result.lab), width, "", "  ")
@@ -166,20 +174,27 @@ def render_text(result: DayResult, day: Day, *, keep: bool = False, colour: bool
     lines.append("")
     numbers = check_numbers(day)  # the contract's numbers, even with --only
     rerun = _rerun(result, day)
+    # The lab could not start: every check was skipped for that one reason, said once below.
+    folded = bool(result.blocked) and all(c.status.value == "skipped" for c in result.all_results())
     for position, check in enumerate(result.checks, 1):
         number = f"{numbers.get(check.id, position):>2}"
-        lines += _check_lines(check, number, id_width, marks, paint, result.day_id, keep, width, rerun)
+        lines += _check_lines(check, number, id_width, marks, paint, result.day_id, keep, width, rerun, folded)
     if result.bonus:
         lines += ["", word("report.bonus_heading")]
         for check in result.bonus:
-            lines += _check_lines(check, " *", id_width, marks, paint, result.day_id, keep, width, rerun)
+            lines += _check_lines(check, " *", id_width, marks, paint, result.day_id, keep, width, rerun, folded)
+    if folded and result.all_results():
+        lines += [""] + wrap(word("report.all_skipped", count=len(result.all_results())), width, "", "  ")
     summary = word("report.passed", passed=result.passed, total=result.total)
     summary = paint(summary, COLOURS["passed" if result.all_core_passed else "failed"])
     if result.bonus_total:
         summary += word("report.bonus", passed=result.bonus_passed, total=result.bonus_total)
     lines += ["", summary]
     nxt = next_exercise(result, day)
-    if nxt and not result.blocked and not result.cause:  # no exercise point fixes an agent that never answers
+    where = _STARTUP_ERROR.search(result.blocked or "")
+    if result.blocked and where:
+        lines += wrap(word("report.next_fix", file=where["file"], line=where["line"]), width, "", "  ")
+    elif nxt and not result.blocked and not result.cause:  # no exercise point fixes an agent that never answers
         ex_id, file, count = nxt
         lines += wrap(word("report.next_one" if count == 1 else "report.next_many", exercise=ex_id, file=file,
                            count=count), width, "", "  ")
@@ -216,9 +231,13 @@ def _rerun(result: DayResult, day: Day):
 
 
 def _check_lines(check: CheckResult, number: str, id_width: int, marks, paint, day_id: str, keep: bool,
-                 width: int | None = None, rerun=None) -> list[str]:
+                 width: int | None = None, rerun=None, folded: bool = False) -> list[str]:
     lines = check_head(check.id, check.title, check.status.value, number, id_width, marks, paint, width)
-    return lines + detail_lines(check, day_id, keep=keep, width=width, rerun=rerun)
+    return lines if folded else lines + detail_lines(check, day_id, keep=keep, width=width, rerun=rerun)
+
+
+# "(mca/chat.py, line 37)" in why the lab could not start: where to look first
+_STARTUP_ERROR = re.compile(r"\((?P<file>[^(),]+\.py), line (?P<line>\d+)")
 
 
 def detail_lines(check: CheckResult, day_id: str, *, keep: bool = False, width: int | None = None, rerun=None,

@@ -209,7 +209,7 @@ class Watch:
                         board.results[check_id] = dataclasses.replace(
                             kept, status=Status.SKIPPED, message=skipped.message, expected=None, seen=None,
                             see_first=(), hint=None, hint_level=0)
-                board.fresh = set(board.results)
+                board.fresh = set()    # no line is kept, and none was re-run: the lab did not start
 
     def merged(self) -> DayResult:
         results = self.board.results

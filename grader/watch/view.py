@@ -168,7 +168,8 @@ def render(board: Board, *, width: int | None = None, height: int | None = None,
     for notice in [*board.notices, *([board.note] if board.note and not plain else [])]:
         notes += wrap(notice, width, "", "  ")
     legend = []
-    if board.fresh and not board.running and board.plan and not board.plan.is_full:
+    if (board.fresh and set(board.results) - board.fresh and not board.running and board.plan
+            and not board.plan.is_full):   # the legend only when some line really is kept
         legend = wrap(word("watch.fresh", mark=FRESH[unicode]), width, "", "  ")
     last = []
     if plain and board.run and board.seconds is not None:

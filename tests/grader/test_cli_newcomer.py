@@ -304,8 +304,9 @@ def test_help_shows_no_raw_placeholders(cli):
 
 
 def test_live_lines_on_a_terminal_then_the_report(course_dir):
-    """On a real pseudo-terminal each check's line appears as it finishes, and is erased
-    before the report; piped, the output is the report alone."""
+    """On a real pseudo-terminal one progress line is rewritten in place as each check
+    finishes, and erased before the report, so each check is printed once (however many
+    there are for the terminal's height); piped, the output is the report alone."""
     import pty
     import select
 
@@ -332,9 +333,11 @@ def test_live_lines_on_a_terminal_then_the_report(course_dir):
         proc.wait(30)
     screen = b"".join(chunks).decode("utf-8", "replace")
     assert proc.returncode == 1
-    live, _, report = screen.partition("\x1b[")
+    live, _, report = screen.rpartition("\r\x1b[K")          # the report follows the last erase
     assert "day-01: running 4 checks" in live and " ✓  1 runs" in live and " ✗  2 greets" in live
+    assert "\n" not in live.strip("\r\n"), live                # one row, rewritten: nothing left above
     assert "1/3 passed" in report and "hint: look closer" in report
+    assert report.count(" ✓  1 runs") == 1 and report.count(" ✗  2 greets") == 1, report
     piped = subprocess.run(grader_argv("check", "1"), capture_output=True, text=True, env=env, timeout=60,
                            cwd=course_dir)
     assert "running" not in piped.stdout and "\x1b[" not in piped.stdout
@@ -391,3 +394,101 @@ def test_json_output_is_unchanged_by_the_new_features(cli, course_dir):
     data = json.loads(cli("check", "1", "--json", env={"COLUMNS": "40"}).stdout)
     assert data["schema"] == "agent-lab/check-result" and data["version"] == 1
     assert (data["passed"], data["total"]) == (1, 3)
+
+
+# --------------------------------------------------------------------------- day names, and no day at all
+
+def test_a_day_is_named_by_its_number_in_every_spelling(course):
+    for text in ("1", "01", "day-01", "day-1", "day-001", "Day-1", "day1", "day-01-hello"):
+        assert course.find_day(text).id == "day-01", text
+
+
+def test_check_without_a_day_takes_it_from_the_lab_directory(cli, course_dir, monkeypatch):
+    monkeypatch.chdir(course_dir / LAB / "toy")
+    result = cli("check", "--only", "runs")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("day-01: ") and "1/1 passed" in result.stdout
+
+
+def test_check_without_a_day_elsewhere_says_how_to_name_one(cli, course_dir):
+    result = cli("check")
+    assert result.exit_code == 2
+    assert "name a day: grader check day-01 (grader list shows them)" in result.stderr
+    assert "Missing argument" not in result.output
+
+
+# --------------------------------------------------------------------------- verify on a terminal
+
+def test_the_verify_table_wraps_its_detail_column_at_spaces():
+    from grader.i18n import display_width
+    from grader.verify import VerifyReport, VerifyRow, render_table
+
+    detail = ("reverting E3 also failed reply-parsed, http-error-one-line: course.toml maps E3 to "
+              "request-shape, reply-parsed, http-error-one-line, server-unreachable")
+    report = VerifyReport([VerifyRow("day-01", "revert E3", False, detail), VerifyRow("day-01", "solution", True, "10/10")])
+    for width in (120, 60, 40):
+        lines = render_table(report, width=width).splitlines()
+        assert all(display_width(line) <= width for line in lines), (width, lines)
+        words = " ".join(line.strip() for line in lines[1:-2]).split()
+        assert " ".join(words).endswith(detail) or detail in " ".join(words), (width, lines)   # no word split
+    assert render_table(report).splitlines()[1].endswith(detail)          # piped: as long as it is
+
+
+def test_verify_reports_progress_per_grading_run(course):
+    from grader.results import DayResult
+    from grader.verify import verify
+
+    seen = []
+    verify(course, ["1"], run_day=lambda c, d, lab: DayResult(d.id, d.title, str(lab)), workers=1,
+           progress=lambda *args: seen.append(args))
+    runs = 2 + len(course.find_day("1").exercises)      # solution, lab, one revert per point
+    assert [graded for _day, graded, *_ in seen] == list(range(1, runs + 1))
+    assert seen[-1] == ("day-01", runs, runs, 1, 1)
+
+
+def test_verify_of_an_edited_lab_points_at_the_drift_not_at_the_scaffold(course, course_dir):
+    from grader.verify import verify
+
+    edit(course_dir)                                   # the lab's greet now works: E1 "solved"
+    report = verify(course, ["1"], workers=1)
+    rows = {row.item: row for row in report.rows}
+    drift = next(row for row in report.rows if not row.ok and "toy/greet.py" in row.detail)
+    lab = next(row for item, row in rows.items() if item.startswith("lab scores"))
+    assert report.rows.index(drift) < report.rows.index(lab)
+    assert not lab.ok and lab.detail.endswith("(the lab differs from the generated one, see above)"), lab.detail
+    assert "scaffold does not break" not in lab.detail
+
+
+# --------------------------------------------------------------------------- the student edition's README
+
+def test_the_student_readme_names_watch_and_keeps_its_comments_in_one_column(course):
+    from grader.i18n import display_width
+    from grader.release import student_readmes
+
+    for name, text in student_readmes(course, list(course.days)).items():
+        block = text[text.index("grader list"):]
+        block = block[:block.index("```")]
+        lines = [line for line in block.splitlines() if "  #" in line]
+        assert any(line.startswith(f"grader watch {course.days[-1].id} ") for line in lines), (name, block)
+        columns = {display_width(line[:line.index("  #")].rstrip()) + (len(line[:line.index("#")]) -
+                   len(line[:line.index("  #")].rstrip())) for line in lines}
+        assert len(columns) == 1, (name, block)
+
+
+def test_one_more_hint_for_a_point_moves_only_its_first_failing_check():
+    from grader.course import load_course
+    from grader.hints import resolve
+
+    real = load_course(REPO / "course.toml").find_day("day-01")
+
+    class Last:
+        def __init__(self, failed):
+            self.failed = failed
+
+        def last(self, day_id):
+            return {"failed": self.failed} if self.failed is not None else None
+
+    failing = ["reply-parsed", "http-error-one-line", "server-unreachable", "repl-edges"]
+    assert [c.id for c in resolve(Last(failing), real, "E4")] == ["reply-parsed"]
+    assert [c.id for c in resolve(Last(failing[1:]), real, "e4")] == ["http-error-one-line"]
+    assert [c.id for c in resolve(Last(None), real, "E4")] == ["reply-parsed"]

@@ -138,3 +138,25 @@ def test_github_is_silent_outside_actions(result, monkeypatch):
     lines = []
     github.emit(result, lines.append)
     assert lines == []
+
+
+def test_a_lab_that_cannot_start_folds_its_skipped_checks_and_names_the_line(course):
+    why = "the lab could not start: importing toy failed: SyntaxError: invalid syntax (toy/greet.py, line 37)"
+    skipped = dict(status="skipped", message="not run: the lab could not start (see above)")
+    result = DayResult("day-01", "Hello", "/lab", [CheckResult("runs", "The runs check.", **skipped),
+                                                   CheckResult("greets", "The greets check.", exercises=("E1",), **skipped)],
+                       [CheckResult("polite", "The polite check.", bonus=True, **skipped)], blocked=why)
+    text = render_text(result, course.find_day("1"))
+    assert text.count("not run") == 0 and text.count("skipped: none of these 3 checks ran") == 1, text
+    assert text.splitlines()[-1] == "next: fix toy/greet.py line 37", text
+    assert why in text and " -  1 runs" in text and " -  * polite" in text
+
+
+def test_a_size_is_never_wrapped_between_its_number_and_its_unit():
+    from grader.report.text import wrap
+
+    text = "backup 20261129T102233Z of day-01, made 2026-11-29 10:22:33 UTC, 12 files, 56.0 kB (the lab was edited)"
+    for width in range(30, 121):
+        lines = wrap(text, width, "  ", "    ")
+        assert not any(line.rstrip().endswith("56.0") for line in lines), (width, lines)
+        assert " ".join(line.strip() for line in lines) == text.strip()

@@ -260,7 +260,7 @@ def test_a_lab_that_stops_being_one_waits_then_grades_everything(lab01):
     assert "every check (the last run left no result to build on)" in out.getvalue()
 
 
-def test_a_blocked_partial_run_marks_every_line_and_the_next_save_grades_all(lab01):
+def test_a_blocked_partial_run_marks_every_line_skipped_and_the_next_save_grades_all(lab01):
     calls = []
 
     def grade(course, day, lab, *, select=None, seed=None, hint_levels=None, on_check=None):
@@ -277,6 +277,8 @@ def test_a_blocked_partial_run_marks_every_line_and_the_next_save_grades_all(lab
     first, second, third = blocks(out.getvalue())
     assert {mark for _, mark in second["rows"].values()} == {"-"}
     assert "the lab could not start: SyntaxError" in "\n".join(second["lines"])
+    # nothing was re-run and nothing kept: no line marked as re-run, no "kept from earlier runs"
+    assert not fresh_ids(second) and "kept from earlier runs" not in "\n".join(second["lines"])
     assert calls == [None, {"repl-edges"}, None]
     assert {mark for _, mark in third["rows"].values()} == {"✓"}
 

@@ -44,7 +44,7 @@ def test_resume_unknown_id(ctx):
 
 
 def test_damaged_then_continue(ctx):
-    """After a torn tail, resume reports the stop line and keeps working from the last fork point, sending that history once; a second resume keeps the new events and the damaged file is unchanged."""
+    """After a torn tail, resume reports the stop line and keeps working from the last valid point, sending that history once; a second resume keeps the new events and the damaged file is unchanged."""
     say = ctx.say
     rng = ctx.rng("damaged-then-continue")
     ws, sessions = workspace(ctx, "damaged-then-continue")
@@ -53,7 +53,12 @@ def test_damaged_then_continue(ctx):
         # server again (its model is frozen in the log) and every request can be read.
         model = f"grader-model-{rng.randrange(10**6)}"
         config = {"gateway": "openai-compatible", "model": model, "base_url": server.base_url}
-        torn = logdamage.torn_tail(loggen.round1_log(rng, config=config), rng, inside_char=True)
+        # Torn in the assistant message that starts round 2's first tool round: the last valid
+        # point before it is the user's request (a fork point), so the recovery fork is made by
+        # the lab's fork() from a damaged parent. (A recovery at the end of a tool round is made
+        # by provided code, tested with the kit: tests/session.)
+        torn = logdamage.torn_tail(loggen.round1_log(rng, config=config, next_round_started=True), rng,
+                                   inside_char=True)
         damaged = torn.write(sessions)
         env = server.env(model=model)
         first = ctx.run_agent("--yes", "--resume", torn.session_id, "--sessions-dir", str(sessions), "hi", cwd=ws,
@@ -239,9 +244,11 @@ def test_missing_line(ctx):
     say = ctx.say
     rng = ctx.rng("missing-line")
     log = loggen.two_round_log(rng)
-    # A call of round 2 goes missing: the recovery fork then carries every tool round finished before it.
+    # A call of round 2 goes missing, one whose last valid point before it is a fork point
+    # (round 2's request), so the recovery fork is made by fork() and carries round 1 whole.
     gone = rng.choice([n for n in range(10, len(log.lines)) if log.events[n - 1]["type"] == "message"
-                       and log.events[n - 1]["message"].get("tool_calls")])
+                       and log.events[n - 1]["message"].get("tool_calls")
+                       and max(seq for seq in log.recovery_points if seq < n) in log.fork_points])
     data = b"".join(line for number, line in enumerate(log.lines, 1) if number != gone)
     ws, sessions = workspace(ctx, "missing-line")
     path = sessions / log.file_name

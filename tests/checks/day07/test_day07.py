@@ -123,7 +123,7 @@ def test_a_parent_cut_by_the_fork_trap_is_said_to_shrink_and_blamed_on_e5(gradin
     """After E1-E4, the E5 trap cuts the damaged file back to the fork point: the bonus
     checks say it shrank (never "new bytes were written") and name fork() (E5)."""
     graded = gradings.get("day-07/revert-E5")
-    for check_id, point in (("damaged-then-continue", 6), ("dangling-tool-call", 2), ("missing-line", None)):
+    for check_id, point in (("damaged-then-continue", 9), ("dangling-tool-call", 2), ("missing-line", 9)):
         message = graded.check(check_id)["message"]
         assert re.search(r"but it shrank from \d+ to \d+ bytes \(its first \d+ of \d+ lines are left\)", message), message
         assert "fork() (E5)" in message and "new bytes" not in message and "grew" not in message, message

@@ -7,9 +7,9 @@ in both), then adds one ``fork`` event that records where it came from. The pare
 is only ever read.
 
 A recovery fork (resume of a damaged or broken log, session/resume.py) may also
-start at the end of a complete tool round (``round_ends``): that prefix is a valid
-request too, so a finished tool run is kept and never run again. ``fork ID N`` and
-``/fork N`` offer only the clean boundaries of ``fork_points``.
+start at the end of a complete tool round (``round_ends``, ``round_end_fork``): that
+prefix is a valid request too, so a finished tool run is kept and never run again.
+``fork`` (``fork ID N``, ``/fork N``) offers only the clean boundaries of ``fork_points``.
 
 That is not a rollback. A rollback moves the current session back; a fork leaves
 it exactly as it was and starts a second one. Neither touches files on disk that
@@ -18,8 +18,6 @@ the agent edited: restoring those needs file snapshots.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import os
 from pathlib import Path
 from typing import Iterable
@@ -88,20 +86,6 @@ def round_ends(events: Iterable[Event]) -> list[int]:
         else:
             calls, waiting = set(), set()
     return ends
-
-
-_ROUND_ENDS_ALLOWED = contextvars.ContextVar("round_ends_allowed", default=False)
-
-
-@contextlib.contextmanager
-def recovery_boundaries():
-    """Within it, ``fork`` also accepts the end of a complete tool round (``round_ends``):
-    what resume's recovery fork uses. Outside it only ``fork_points`` are accepted."""
-    token = _ROUND_ENDS_ALLOWED.set(True)
-    try:
-        yield
-    finally:
-        _ROUND_ENDS_ALLOWED.reset(token)
 
 
 def _prefix_events(parent: Path, at_seq: int) -> list[Event]:
@@ -180,11 +164,9 @@ def clean_prefix_size(parent: Path, at_seq: int) -> int | None:
     event, size = _prefix_size(parent, at_seq)
     if event is None:
         return None
-    if at_seq in fork_points([event]):
-        return size
-    if _ROUND_ENDS_ALLOWED.get() and at_seq in round_ends(_prefix_events(parent, at_seq)):
-        return size
-    return None
+    if at_seq not in fork_points([event]):
+        return None
+    return size
 
 
 def listed_fork_points(path: Path) -> str:
@@ -234,6 +216,34 @@ def fork(sessions_dir: Path | str, parent_id: str, at_seq: int) -> str:
     return child_id
 
 
+def round_end_fork(sessions_dir: Path | str, parent_id: str, at_seq: int) -> str:
+    """A recovery fork at the end of a complete tool round (``round_ends``): the parent's
+    lines up to ``at_seq`` copied byte for byte, then the ``fork`` event, as ``fork`` makes
+    one at a fork point. Provided code for resume only: ``fork`` (and ``fork ID N``,
+    ``/fork N``) keeps to the clean boundaries, and the parent is only ever read."""
+    sessions_dir = Path(sessions_dir)
+    parent = session_path(sessions_dir, parent_id)
+    prefix = _prefix_events(parent, at_seq)
+    if at_seq not in round_ends(prefix):
+        raise ForkError(f"seq {at_seq} does not end a complete tool round of {parent_id}")
+    _event, size = _prefix_size(parent, at_seq)
+    child_id = fresh_session_id(sessions_dir)
+    child = session_path(sessions_dir, child_id)
+    with open(parent, "rb") as source, open(child, "xb") as target:
+        data = source.read(size)
+        if len(data) != size:
+            raise SessionError(f"{parent.name} shrank while it was being forked")
+        target.write(data)
+        if fsync_requested():
+            target.flush()
+            os.fsync(target.fileno())
+    if fsync_requested():
+        fsync_directory(sessions_dir)
+    with SessionLog.open_append(child, last_seq=at_seq) as log:
+        log.append("fork", **{"from": parent_id, "atSeq": at_seq})
+    return child_id
+
+
 __all__ = ["ForkError", "clean_prefix_size", "fork", "fork_points", "listed_fork_points", "missing_event",
-           "readable_end", "recovery_boundaries", "round_ends"]
+           "readable_end", "round_end_fork", "round_ends"]
 # [/day]

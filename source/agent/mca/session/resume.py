@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..gateway.chain import find_break
-from .fork import ForkError, fork, fork_points, recovery_boundaries, round_ends
+from .fork import ForkError, fork, fork_points, round_end_fork, round_ends
 from .ids import SESSION_ID_PATTERN, InvalidSessionId, check_session_id, session_path
 from .log import Event, ReadResult, SessionError, SessionLog, read_events, stop_note, writer_lock
 from .replay import replay
@@ -220,8 +220,11 @@ def recovery_point(events: list[Event]) -> tuple[int, bool] | None:
     rounds = [seq for seq in round_ends(events) if limit is None or seq < limit]
     if not clean and not rounds:
         return None
-    at_seq = max(clean + rounds)
-    return at_seq, at_seq not in clean
+    last_clean = clean[-1] if clean else 0       # fork_points lists them in log order
+    last_round = rounds[-1] if rounds else 0
+    if last_round > last_clean:
+        return last_round, True
+    return last_clean, False
 
 
 def _recovery_fork(sessions_dir: Path, session_id: str, result: ReadResult, broken_at: int | None,
@@ -239,8 +242,9 @@ def _recovery_fork(sessions_dir: Path, session_id: str, result: ReadResult, brok
             notes.append(f"the log ends after a tool round the model has not answered yet (seq {at_seq})")
         else:
             notes.append(f"the log ends in the middle of a tool round (its history breaks at seq {broken_at})")
-    with recovery_boundaries():
-        child_id = fork(sessions_dir, session_id, at_seq)
+    # a fork point goes through fork(); the end of a tool round, which fork() refuses, through
+    # the provided round_end_fork (the same copy and fork event)
+    child_id = (round_end_fork if round_end else fork)(sessions_dir, session_id, at_seq)
     kept = "the end of a finished tool round, its results kept" if round_end else "the last clean point"
     notes.append(f"continuing in recovery fork {child_id} from seq {at_seq} ({kept}); "
                  f"{session_id}.jsonl is left as it was")
