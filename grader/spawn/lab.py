@@ -7,8 +7,10 @@ of reach. The agent uses the standard library only, so it needs nothing more. A
 tiny launcher puts the lab on `sys.path` and runs the agent's package as
 `__main__`. The environment loses the agent's own variables (`MCA_*`: a student's
 API key never reaches a check), the grader's (`GRADER_*`), the virtualenv's, `PWD`
-and every path inside the kit. What this does not stop (a process of the same user
-can read /proc) is in docs/reliability.md.
+and every path inside the kit. `python` and `python3` come first on the child's PATH
+(`python_dir`), so a command the agent runs finds the grading interpreter on a machine
+that has only `python3`. Where bubblewrap works, each child also runs in a view of its
+own (hermetic.py). What this does not stop is in docs/reliability.md.
 
 The reproduce line a check prints is built here, once, from the student's own lab
 (not the graded copy), so the same line shows whether a fix worked.
