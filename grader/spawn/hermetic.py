@@ -2,7 +2,8 @@
 
 A lab child started through `View.wrap` runs under `bwrap` (the engine Flatpak uses) and
 sees only: the system's programs and libraries (/usr, /bin, /lib*, /etc, read-only), the
-interpreter's own prefix (read-only), an empty HOME and /tmp, and the run's scratch root
+interpreter's own prefix and the other directories of the child's PATH (read-only; the
+kit's are not on it), an empty HOME and /tmp, and the run's scratch root
 (read-write, at the same path, so no path in a check's arguments changes), in which the
 copy of the checks is masked by an empty directory. The kit, `solutions/`, the other
 days' labs, the student's own lab, the grader package and its virtualenv are not there.
@@ -60,7 +61,8 @@ def _interpreter_dirs(python: str) -> list[str]:
 
 
 def command(python: str, writable: tuple[Path, ...], masked: tuple[Path, ...] = (), *,
-            chdir: str | None = None, home: str | None = None, bwrap: str = "bwrap", env: str | None = None) -> list[str]:
+            chdir: str | None = None, home: str | None = None, bwrap: str = "bwrap", env: str | None = None,
+            readable: tuple[str, ...] = ()) -> list[str]:
     """The bwrap argv prefix for one child (the child's own argv follows it).
 
     With `env` (coreutils' env): bwrap itself ignores SIGINT and the child gets it back as
@@ -78,6 +80,9 @@ def command(python: str, writable: tuple[Path, ...], masked: tuple[Path, ...] = 
     for path in _interpreter_dirs(python):
         if not any(path == d or path.startswith(d + "/") for d in _SYSTEM):
             argv += ["--ro-bind", path, path]
+    for path in readable:  # the child's PATH outside the system's dirs: the commands a person has
+        if os.path.isabs(path) and not any(path == d or path.startswith(d + "/") for d in _SYSTEM):
+            argv += ["--ro-bind-try", path, path]
     for path in writable:
         argv += ["--bind", str(path), str(path)]
     for path in masked:

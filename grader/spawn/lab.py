@@ -90,8 +90,10 @@ class LabRunner:
     def _wrap(self, argv: list[str], cwd, env: dict[str, str]) -> list[str]:
         if self.hermetic is None or not self.hermetic.bwrap:
             return argv
+        path = tuple(p for p in env.get("PATH", "").split(os.pathsep)
+                     if p and not any(p == str(w) or p.startswith(str(w) + os.sep) for w in self.writable))
         return hermetic.command(self.python, self.writable, self.masked, chdir=str(cwd), home=env.get("HOME"),
-                                bwrap=self.hermetic.bwrap, env=self.hermetic.env) + argv
+                                bwrap=self.hermetic.bwrap, env=self.hermetic.env, readable=path) + argv
 
     # -- environment -------------------------------------------------------------
 
