@@ -396,6 +396,7 @@ def check(
     adopt_orphans()  # this process only grades: orphans a lab child leaves are adopted and killed
     live = _LiveLines(the_day, as_json, len(only) if only else len(the_day.all_checks))
     fingerprint = trees.fingerprint(target, course.runtime_dirs) if own_lab and target.is_dir() else None
+    _say_if_not_hermetic()
     try:
         result = run_day(course, the_day, target, keep=keep, select=only or None, seed=seed, jobs=jobs,
                          hint_levels=hinting.report_levels(state, the_day) if own_lab else None,
@@ -544,6 +545,16 @@ class _Progress:
             sys.stdout.write("\r\033[K")
             sys.stdout.flush()
             self.shown = False
+
+
+def _say_if_not_hermetic() -> None:
+    """One line on stderr when the lab's children cannot run in a view of their own here."""
+    from grader.engine import hermetic_children
+    from grader.spawn import base_python, hermetic
+    if hermetic_children():
+        found = hermetic.find(base_python())
+        if not found.bwrap:
+            typer.echo(word("hermetic.not_used", why=found.why), err=True)
 
 
 def _in_a_sandbox(ctx: typer.Context) -> None:

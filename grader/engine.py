@@ -49,9 +49,17 @@ from grader.course import Course, Day
 from grader.i18n import word
 from grader.plugin import GraderPlugin, Outcome, test_name_for
 from grader.results import CheckResult, DayResult, Status
-from grader.spawn import ChildTimeout, LabRunner, groups, scaled
+from grader.spawn import ChildTimeout, LabRunner, groups, hermetic, scaled
 from grader.spawn.child import stop_all as stop_children
 from grader.spawn.lab import python_dir
+
+HERMETIC_VAR = "GRADER_HERMETIC"  # "0": lab children without a view of their own (the weaker mode)
+
+
+def hermetic_children() -> bool:
+    """Lab children in a view of their own where bwrap can make one (grader/spawn/hermetic.py),
+    unless $GRADER_HERMETIC is 0."""
+    return os.environ.get(HERMETIC_VAR, "").strip() not in ("0", "no", "off", "false")
 
 PROBE_TIMEOUT = 20  # seconds for importing (and compiling) the lab's package: a healthy lab needs a
                     # fraction of one, a machine loaded tenfold a few (seen: over 10 s at load 25 on 2 cores)
@@ -155,7 +163,7 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     selected = check_selection(day, select)
     seed = new_seed() if seed is None else seed
     runroot.sweep()  # the run roots of gradings that were killed outright, once nothing uses them
-    root = runroot.RunRoot(day.id)
+    root = runroot.RunRoot()  # a name like any other program's temporary directory
     run_root = root.path
     started = time.perf_counter()
     terminated: list = []
@@ -222,20 +230,30 @@ def _copy(source: Path, dest: Path, what: str, ignore=()) -> Path:
 
 
 def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, keep: bool) -> CheckContext:
-    graded = _copy(lab, run_root / "lab", word("engine.the_lab"), (*_NOT_GRADED, *course.agent.runtime_dirs))
+    """The run root holds the grader's own files (the copy of the checks, pytest's) and
+    `work/`, the only part a lab child is given: the graded copy, the sample workspace,
+    the `python` links and every check's scratch dirs. In a hermetic run a child sees
+    `work/` alone (grader/spawn/hermetic.py)."""
+    scratch = run_root / "work"
+    scratch.mkdir()
+    graded = _copy(lab, scratch / "lab", word("engine.the_lab"), (*_NOT_GRADED, *course.agent.runtime_dirs))
     fixtures = _copy(day.checks_dir, run_root / "fixtures", word("engine.the_checks"), ("__pycache__", "*.pyc"))
     sample = None
     if course.workspace is not None:
-        sample = _copy(course.workspace, run_root / "sample-workspace", word("engine.the_workspace"),
+        sample = _copy(course.workspace, scratch / "sample-workspace", word("engine.the_workspace"),
                        ("__pycache__", "*.pyc"))
     kit = [Path(course.root).resolve()]
     if sys.prefix != sys.base_prefix:  # the kit's virtualenv, wherever it lives
         kit.append(Path(sys.prefix).resolve())
     runner = LabRunner(lab=graded, agent=course.agent, shown_lab=lab, scratch_copy=True,
                        kit_paths=tuple(kit))
-    runner.python_bin = python_dir(run_root / "bin", runner.python)
+    runner.python_bin = python_dir(scratch / "bin", runner.python)
+    if hermetic_children():
+        found = hermetic.find(runner.python)
+        runner.hermetic = found if found.bwrap else None
+        runner.writable = (scratch,)
     return CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, sample=sample, keep=keep,
-                        run_root=run_root, seed=seed, runner=runner, say=Messages.for_day(fixtures))
+                        run_root=scratch, seed=seed, runner=runner, say=Messages.for_day(fixtures))
 
 
 @contextlib.contextmanager

@@ -1,4 +1,5 @@
-"""A grading run's scratch root (`$TMPDIR/grader-<day>-*`): made, held, removed, swept.
+"""A grading run's scratch root (`$TMPDIR/tmp*`, named as any program's temporary directory, so
+nothing a lab child is handed names the grader): made, held, removed, swept.
 
 The engine removes its run root when the grading ends, however it ends in Python
 (a normal end, an exception in a check, Ctrl-C, SIGTERM). A grader killed outright
@@ -26,14 +27,14 @@ import tempfile
 from pathlib import Path
 
 LOCK = ".grading.lock"
-PREFIX = "grader-"
+PREFIX = "tmp"  # tempfile's own shape; only a directory holding LOCK, of this user, is ever swept
 
 
 class RunRoot:
     """A fresh run root, locked for as long as this grading lives."""
 
-    def __init__(self, day_id: str, directory: str | None = None):
-        self.path = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{day_id}-", dir=directory)).resolve()
+    def __init__(self, directory: str | None = None):
+        self.path = Path(tempfile.mkdtemp(prefix=PREFIX, dir=directory)).resolve()
         staging = self.path / f"{LOCK}.{os.getpid()}"
         self._fd = os.open(staging, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         fcntl.flock(self._fd, fcntl.LOCK_EX)

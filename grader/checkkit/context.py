@@ -10,6 +10,7 @@ without `--only`.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import shutil
 import threading
@@ -31,6 +32,13 @@ class AgentSilent(Exception):
     Not a ChildTimeout, so no check mistakes it for a child it started and timed out."""
 
 
+def neutral(name: str) -> str:
+    """The name of a scratch directory for a check or a check's `name`: the same in every
+    run, serial or side by side, and saying nothing of the check (a lab must not learn from
+    its working directory which check is looking)."""
+    return "tmp" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
+
+
 @dataclass
 class CheckContext:
     lab: Path            # the copy of the student's lab being graded (never the lab itself)
@@ -43,7 +51,7 @@ class CheckContext:
     seed: int
     runner: LabRunner
     say: Messages
-    current: str | None = None  # the check running now: its scratch dirs are under run_root/<its id>
+    current: str | None = None  # the check running now: its scratch dirs are under run_root/neutral(its id)
     silent: str | None = None   # why the agent will not answer (set before the checks), if so
     _used: set[str] = field(default_factory=set, repr=False)
     _children: list[ChildResult] = field(default_factory=list, repr=False)
@@ -55,11 +63,11 @@ class CheckContext:
     # -- scratch space and inputs --------------------------------------------------
 
     def tmp(self, name: str) -> Path:
-        """A fresh, empty scratch directory named after `name` (suffixed if taken), under a
-        directory named after the running check: the same path whatever ran before it, in
+        """A fresh, empty scratch directory for `name` (`neutral(name)`, suffixed if taken), under a
+        directory of the running check (`neutral`): the same path whatever ran before it, in
         a serial run or beside other checks (grader/parallel.py)."""
-        safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name) or "tmp"
-        base = self.run_root / self.current if self.current else self.run_root
+        safe = neutral(name)  # the check's own name for it stays out of every path a child is given
+        base = self.run_root / neutral(self.current) if self.current else self.run_root
         candidate, number = safe, 1
         while str(base / candidate) in self._used or (base / candidate).exists():
             number += 1

@@ -3,7 +3,8 @@
 * child.py   - one child: a new process group, time limits, killed with its descendants;
 * groups.py  - process groups, sessions and trees: a child's descendants, found from outside;
 * capture.py - capped capture of a child's output;
-* lab.py     - starting the lab's agent or a harness: isolated, scrubbed, with repro lines.
+* lab.py     - starting the lab's agent or a harness: isolated, scrubbed, with repro lines;
+* hermetic.py - the bubblewrap view a lab child runs in, where one can be made.
 """
 
 from grader.spawn.capture import DEFAULT_OUTPUT_CAP

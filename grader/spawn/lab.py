@@ -7,8 +7,10 @@ of reach. The agent uses the standard library only, so it needs nothing more. A
 tiny launcher puts the lab on `sys.path` and runs the agent's package as
 `__main__`. The environment loses the agent's own variables (`MCA_*`: a student's
 API key never reaches a check), the grader's (`GRADER_*`), the virtualenv's, `PWD`
-and every path inside the kit. What this does not stop (a process of the same user
-can read /proc) is in docs/reliability.md.
+and every path inside the kit. `python` and `python3` come first on the child's PATH
+(`python_dir`), so a command the agent runs finds the grading interpreter on a machine
+that has only `python3`. Where bubblewrap works, each child also runs in a view of its
+own (hermetic.py). What this does not stop is in docs/reliability.md.
 
 The reproduce line a check prints is built here, once, from the student's own lab
 (not the graded copy), so the same line shows whether a fix worked.
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from grader.course import Agent
+from grader.spawn import hermetic
 from grader.spawn.child import Child, ChildResult, run, start
 
 
@@ -80,6 +83,17 @@ class LabRunner:
     on_finish: Callable[[ChildResult], None] | None = None
     python: str = field(default_factory=base_python)
     python_bin: Path | None = None  # a `python_dir`, put first on every child's PATH
+    hermetic: "hermetic.Found | None" = None  # bwrap: every child in a view of its own (hermetic.py)
+    writable: tuple[Path, ...] = ()  # ... that holds these read-write (the run's scratch root)
+    masked: tuple[Path, ...] = ()    # ... and these as empty directories (the copy of the checks)
+
+    def _wrap(self, argv: list[str], cwd, env: dict[str, str]) -> list[str]:
+        if self.hermetic is None or not self.hermetic.bwrap:
+            return argv
+        path = tuple(p for p in env.get("PATH", "").split(os.pathsep)
+                     if p and not any(p == str(w) or p.startswith(str(w) + os.sep) for w in self.writable))
+        return hermetic.command(self.python, self.writable, self.masked, chdir=str(cwd), home=env.get("HOME"),
+                                bwrap=self.hermetic.bwrap, env=self.hermetic.env, readable=path) + argv
 
     # -- environment -------------------------------------------------------------
 
@@ -152,7 +166,7 @@ class LabRunner:
         """`python -m <agent> ARGS` from `cwd`, to completion (ChildTimeout past `timeout`).
         `unbuffered=False`: without `-u`, as a student runs it (see `_flags`)."""
         argv, env, options = self._agent(args, cwd, extra_env, mock, unbuffered)
-        return run(argv, cwd=cwd, env=env, timeout=timeout, input=input, **options)
+        return run(self._wrap(argv, cwd, env), cwd=cwd, env=env, timeout=timeout, input=input, **options)
 
     def start_agent(self, *args: str, cwd: Path, extra_env: dict[str, str] | None = None,
                     mock: bool = True, tty: bool = False, unbuffered: bool = True) -> Child:
@@ -160,7 +174,7 @@ class LabRunner:
         `tty`: on a pseudo-terminal of its own, as a person at a terminal runs it; `unbuffered=False`:
         without `-u`, so output the agent never flushes stays where a person would not see it either."""
         argv, env, options = self._agent(args, cwd, extra_env, mock, unbuffered)
-        return start(argv, cwd=cwd, env=env, tty=tty, **options)
+        return start(self._wrap(argv, cwd, env), cwd=cwd, env=env, tty=tty, **options)
 
     # -- harnesses: grader-written code that calls the lab's functions ------------------
 
@@ -175,8 +189,8 @@ class LabRunner:
         env = self.env(extra_env)
         shown = shlex.join(["python", str(script), str(self.shown_lab or self.lab), *args])
         options = self._options(shown, cwd, env, python_path=False)
-        return run([*self._flags(), str(script), str(self.lab), *args], cwd=cwd, env=env, timeout=timeout,
-                   input=input, **options)
+        return run(self._wrap([*self._flags(), str(script), str(self.lab), *args], cwd, env), cwd=cwd, env=env,
+                   timeout=timeout, input=input, **options)
 
     def start_harness(self, script: Path, *args: str, cwd: Path,
                       extra_env: dict[str, str] | None = None) -> Child:
@@ -185,7 +199,8 @@ class LabRunner:
         env = self.env(extra_env)
         shown = shlex.join(["python", str(script), str(self.shown_lab or self.lab), *args])
         options = self._options(shown, cwd, env, python_path=False)
-        return start([*self._flags(), str(script), str(self.lab), *args], cwd=cwd, env=env, **options)
+        return start(self._wrap([*self._flags(), str(script), str(self.lab), *args], cwd, env), cwd=cwd, env=env,
+                     **options)
 
     def probe(self, cwd: Path, timeout: float) -> ChildResult:
         """Import every module of the lab's package once: does the lab start at all?
@@ -199,5 +214,5 @@ class LabRunner:
         env = self.env()
         shown = f"python -c 'import {self.agent.package} and all its modules'"
         options = self._options(shown, cwd, env, python_path=True)
-        return Child([*self._flags(), "-c", _PROBE, str(self.lab), self.agent.package], cwd=cwd, env=env,
-                     stdin=False, **options)
+        return Child(self._wrap([*self._flags(), "-c", _PROBE, str(self.lab), self.agent.package], cwd, env),
+                     cwd=cwd, env=env, stdin=False, **options)

@@ -27,7 +27,7 @@ LIVE_ID = re.compile(r"s-20(2[6-9]|[3-9]\d)\d{4}-\d{6}-[0-9a-f]{4}")  # made by 
 PORT = re.compile(r"127\.0\.0\.1:\d+")
 MEASURED = re.compile(r"\b\d+(\.\d+)? ?(ms|s)\b")  # a pause the lab took, as measured: the clock's, not the seed's
 INODE = re.compile(r"\binode \d+")  # the file system's number for a file the check wrote
-RUN_ROOT = re.compile(r"[^\s'\"]*/grader-day-\d+-[a-z0-9_]{8}/")  # tempfile.mkdtemp(prefix="grader-DAY-")
+RUN_ROOT = re.compile(r"[^\s'\"]*/tmp[a-z0-9_]{8}/work/")  # tempfile.mkdtemp(), then the children's work/
 
 
 def normalised(graded) -> list[dict]:

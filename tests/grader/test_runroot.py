@@ -23,8 +23,8 @@ sys.stdin.read()
 
 
 def test_a_root_is_locked_while_its_grading_lives_and_removed_at_its_end(tmp_path):
-    root = runroot.RunRoot("day-07", str(tmp_path))
-    assert root.path.name.startswith("grader-day-07-") and (root.path / runroot.LOCK).is_file()
+    root = runroot.RunRoot(str(tmp_path))
+    assert root.path.name.startswith(runroot.PREFIX) and "grader" not in root.path.name and (root.path / runroot.LOCK).is_file()
     assert runroot.sweep(str(tmp_path)) == []  # a live grading's root: its lock cannot be taken
     assert root.path.is_dir()
     root.release(remove=True)
@@ -32,7 +32,7 @@ def test_a_root_is_locked_while_its_grading_lives_and_removed_at_its_end(tmp_pat
 
 
 def test_a_kept_root_loses_its_lock_file_and_is_never_swept(tmp_path):
-    root = runroot.RunRoot("day-07", str(tmp_path))
+    root = runroot.RunRoot(str(tmp_path))
     root.release(remove=False)
     assert root.path.is_dir() and not (root.path / runroot.LOCK).exists()
     assert runroot.sweep(str(tmp_path)) == []
@@ -40,7 +40,7 @@ def test_a_kept_root_loses_its_lock_file_and_is_never_swept(tmp_path):
 
 
 def test_an_orphaned_root_is_swept_and_one_held_elsewhere_or_in_use_is_not(tmp_path):
-    orphaned, held, used = (runroot.RunRoot("day-07", str(tmp_path)) for _ in range(3))
+    orphaned, held, used = (runroot.RunRoot(str(tmp_path)) for _ in range(3))
     for root in (orphaned, held, used):  # as if their graders had been killed: nobody holds the lock
         root._fd, fd = None, root._fd
         os.close(fd)
@@ -61,9 +61,9 @@ def test_an_orphaned_root_is_swept_and_one_held_elsewhere_or_in_use_is_not(tmp_p
 
 def test_a_directory_of_another_kind_is_never_swept(tmp_path):
     (tmp_path / "grader-verify-day-07-x").mkdir()
-    (tmp_path / "grader-day-07-without-lock").mkdir()
+    (tmp_path / "tmp_another_program").mkdir()  # the same shape of name, but no lock file: not a run root
     assert runroot.sweep(str(tmp_path)) == []
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["grader-day-07-without-lock", "grader-verify-day-07-x"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grader-verify-day-07-x", "tmp_another_program"]
 
 
 def _result(survivors=()) -> ChildResult:

@@ -33,12 +33,14 @@ class Runs:
         return self._shared_kit.result()
 
     def _grade(self, key: str) -> hostile.Run:
-        """`name`: the case as it is; `ci:name` the same with --ci, `sandbox:name` with --sandbox."""
+        """`name`: the case as it is; `ci:name` the same with --ci, `sandbox:name` with --sandbox,
+        `hermetic:name` with each lab child in a view of its own (the others: without)."""
         mode, _, name = key.rpartition(":")
         case = self.cases[name]
         kit = None if case.kit_copy else self.shared_kit()
-        extra = {"": (), "ci": ("--ci",), "sandbox": ("--sandbox",)}[mode]
-        return hostile.grade(case, self.base, kit=kit, extra=extra, label=key.replace(":", "-"))
+        extra = {"": (), "ci": ("--ci",), "sandbox": ("--sandbox",), "hermetic": ()}[mode]
+        return hostile.grade(case, self.base, kit=kit, extra=extra, label=key.replace(":", "-"),
+                             hermetic=mode == "hermetic")
 
     def submit(self, key: str, fn, *args) -> Future:
         if key not in self.futures:

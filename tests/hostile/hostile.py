@@ -243,10 +243,14 @@ def grader_command(kit: Path, *args: str, rss_file: Path | None = None) -> list[
     return [sys.executable, "-c", RUN_GRADER, str(rss_file), *args]
 
 
-def grader_env(kit: Path, marker: str, scale: str = TIMEOUT_SCALE) -> dict[str, str]:
+def grader_env(kit: Path, marker: str, scale: str = TIMEOUT_SCALE, hermetic: bool = False) -> dict[str, str]:
+    """The grader's environment for a run. The cases are graded in the weaker mode (no view of
+    their own, GRADER_HERMETIC=0: what they reach there is what the tests hold the grader to);
+    `hermetic:` runs grade the same lab with each child in its bubblewrap view."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "GITHUB_", "PYTEST_", "MCA_"))}
     env.update(PYTHONPATH=str(kit), PYTHONDONTWRITEBYTECODE="1", GRADER_COURSE=str(kit / "course.toml"),
-               GRADER_TIMEOUT_SCALE=scale, HOSTILE_MARKER=marker, NO_COLOR="1")
+               GRADER_TIMEOUT_SCALE=scale, HOSTILE_MARKER=marker, NO_COLOR="1",
+               GRADER_HERMETIC="1" if hermetic else "0")
     return env
 
 
@@ -266,7 +270,7 @@ def run_grader(argv: list[str], *, cwd: Path, env: dict[str, str], limit: float 
 
 
 def grade(case: Case, base: Path, *, kit: Path | None = None, extra: tuple[str, ...] = (),
-          label: str | None = None, scale: str = TIMEOUT_SCALE) -> Run:
+          label: str | None = None, scale: str = TIMEOUT_SCALE, hermetic: bool = False) -> Run:
     """Grade the case's lab with `kit` (default: a fresh copy of the kit of its own), its
     time limits under GRADER_TIMEOUT_SCALE=`scale`."""
     marker = f"hostile-{case.name}-{uuid.uuid4().hex[:12]}"
@@ -282,7 +286,7 @@ def grade(case: Case, base: Path, *, kit: Path | None = None, extra: tuple[str, 
     jobs = () if "--jobs" in extra else ("--jobs", "1")
     code, out, err, seconds = run_grader(
         grader_command(kit, "check", "day-07", "--lab", str(lab), "--json", *jobs, *extra, rss_file=rss),
-        cwd=cwd, env=grader_env(kit, marker, scale))
+        cwd=cwd, env=grader_env(kit, marker, scale, hermetic))
     left = leftovers(marker)
     kill_all(marker)
     return Run(case, lab, kit, marker, code, out, err, seconds,

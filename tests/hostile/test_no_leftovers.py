@@ -121,7 +121,7 @@ def test_an_agent_that_never_answers_is_one_cause_and_leaves_nothing_behind(tmp_
     left = using(tmpdir)
     kill_leftovers(left)
     assert left == []
-    assert [p.name for p in tmpdir.iterdir() if p.name.startswith("grader-")] == []
+    assert [p.name for p in tmpdir.iterdir() if p.name.startswith(runroot.PREFIX)] == []
 
 
 def test_the_text_report_says_the_cause_first_and_names_no_exercise(tmp_path):
@@ -181,7 +181,7 @@ def test_a_grader_killed_with_sigkill_takes_every_lab_child_with_it(tmp_path):
             pass
         proc.communicate()
     # Its run root stayed behind (nobody could remove it); the next grading's sweep does.
-    roots = [p for p in tmpdir.iterdir() if p.name.startswith("grader-day-07-")]
+    roots = [p for p in tmpdir.iterdir() if (p / runroot.LOCK).exists()]
     assert len(roots) == 1 and (roots[0] / runroot.LOCK).is_file()
     assert runroot.sweep(str(tmpdir)) == roots
     assert not roots[0].exists()
@@ -204,7 +204,7 @@ def test_a_grader_stopped_with_sigterm_stops_its_children_and_removes_its_run_ro
         kill_leftovers(left)
         assert left == []
         assert proc.returncode == -signal.SIGTERM  # it still dies of the SIGTERM, once it has cleaned up
-        assert [p.name for p in tmpdir.iterdir() if p.name.startswith("grader-")] == []
+        assert [p.name for p in tmpdir.iterdir() if p.name.startswith(runroot.PREFIX)] == []
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -229,4 +229,4 @@ def test_five_gradings_side_by_side_with_two_others_leave_nothing_behind(tmp_pat
             left = using(tmpdir)
             kill_leftovers(left)
             assert left == [], attempt
-            assert [p.name for p in tmpdir.iterdir() if p.name.startswith("grader-")] == [], attempt
+            assert [p.name for p in tmpdir.iterdir() if p.name.startswith(runroot.PREFIX)] == [], attempt

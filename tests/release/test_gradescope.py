@@ -221,3 +221,27 @@ def test_the_pins_are_the_installed_versions():
     for line in lines:
         name, version = line.split("==")
         assert metadata.version(name) == version
+
+
+def test_the_zip_holds_no_solution_region_of_the_day_it_grades(bundle):
+    """The kit in the zip read as the release's leak search reads the student edition: no
+    solution line of any day outside the labs built on it, and none of day 07's at all."""
+    from grader import release
+    edition = release.Edition(tuple(COURSE.days))
+    with zipfile.ZipFile(bundle) as archive:
+        for name in archive.namelist():
+            if name.startswith("kit/") and not name.endswith("/"):
+                edition.add(name[len("kit/"):], archive.read(name))
+    assert [n for n in edition.files if n.startswith(f"labs/{DAY.slug}/")], "the graded day's lab is in the zip"
+    leaks = release.find_leaks(COURSE, edition)
+    assert leaks == [], leaks
+    from grader import scaffold
+    tree, _ = scaffold.build(COURSE, DAY, lab=True)
+    shown = {line.strip() for data in tree.values() for line in data.decode("utf-8", "replace").splitlines()}
+    regions = release.solution_regions(COURSE)
+    graded = {text for key, region in regions.items() if key[0] == DAY.id for _, text in region.lines
+              if len(text) >= release.LONG_LINE and text not in shown}  # what the lab itself shows is no answer
+    assert graded, "the search has lines of the graded day to look for"
+    pasted = [(name, text) for name, data in edition.files.items() if name.endswith((".py", ".md", ".toml"))
+              for text in graded if text in {line.strip() for line in data.decode("utf-8", "replace").splitlines()}]
+    assert pasted == [], pasted[:5]

@@ -26,7 +26,6 @@ from __future__ import annotations
 import re
 import shlex
 import stat
-import sys
 import uuid
 from pathlib import Path
 
@@ -252,7 +251,7 @@ def escaped_pipe_holder(ctx, rng, work: Path) -> None:
     files = {role: f"{role}-{inputs.word(rng)}.pid" for role in ("shell", "escaped")}
     code = ("import os, sys, time; os.setsid(); open(sys.argv[1], 'w').write(str(os.getpid())); "
             "time.sleep(float(sys.argv[2]))")
-    command = (f"{shlex.quote(sys.executable)} -c {shlex.quote(code)} {files['escaped']} {round(grace + 30)} & "
+    command = (f"python -c {shlex.quote(code)} {files['escaped']} {round(grace + 30)} & "
                f"echo $$ > {files['shell']}; sleep {round(grace + 30)}; true")
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": grace, "settle": 0.5,
            "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files, "wait_for": ["shell"]}

@@ -3,7 +3,7 @@
 of a tool call while it looks at the log (checks written-as-it-happens and
 dangling-tool-call).
 
-When GRADER_TESTS_STARTED names a file, loading this module creates that file
+When TESTS_STARTED_FILE names a file, loading this module creates that file
 (the signal the grader waits for) and then waits until the grader kills the
 process group, or until a file with the same name plus ".release" appears, or
 30 seconds pass, whichever comes first. Without the variable these are the
@@ -15,7 +15,7 @@ import time
 import unittest
 
 
-_signal = os.environ.get("GRADER_TESTS_STARTED")
+_signal = os.environ.get("TESTS_STARTED_FILE")
 if _signal:
     with open(_signal, "w", encoding="utf-8") as handle:
         handle.write(str(os.getpid()))

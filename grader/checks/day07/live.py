@@ -21,7 +21,7 @@ from grader.checkkit.sessionlog import Line, logs_in, read_lines
 
 ROUND1 = "run the tests and tell me which case fails"
 TEST_COMMAND = "python -m unittest -v"
-SIGNAL_VAR = "GRADER_TESTS_STARTED"  # read by blocking_prelude.py
+SIGNAL_VAR = "TESTS_STARTED_FILE"  # read by blocking_prelude.py
 WAIT_TIMEOUT = 15                    # seconds to wait for a signal from a running child
 # Round 1 runs 8 hours east of UTC (a POSIX TZ string, no tz database needed), so an id
 # or a ts made from local time cannot pass for UTC on a machine whose clock is in UTC.

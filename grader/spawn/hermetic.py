@@ -1,0 +1,130 @@
+"""Hermetic lab children: each in a file-system view of its own, made by bubblewrap.
+
+A lab child started through `View.wrap` runs under `bwrap` (the engine Flatpak uses) and
+sees only: the system's programs and libraries (/usr, /bin, /lib*, /etc, read-only), the
+interpreter's own prefix and the other directories of the child's PATH (read-only; the
+kit's are not on it), an empty HOME and /tmp, and the run's scratch root
+(read-write, at the same path, so no path in a check's arguments changes), in which the
+copy of the checks is masked by an empty directory. The kit, `solutions/`, the other
+days' labs, the student's own lab, the grader package and its virtualenv are not there.
+It gets a PID namespace and a /proc of its own (`--unshare-pid --proc /proc`): no other
+process of the machine is visible, so no parent's command line, working directory or
+interpreter leads back to the kit; when the child's init goes, everything it started goes
+with it (`--die-with-parent` too, if the grader is killed). The network is shared: the
+checks' fake model servers listen on 127.0.0.1 in the grader.
+
+`find()` probes once per process whether `bwrap` exists and runs a command in such a view
+(`true`), and remembers why not (no bwrap, user namespaces off, a container that forbids
+them, not Linux). Without it the children run as before, in the weaker mode
+docs/reliability.md describes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.i18n import word
+
+PROBE_TIMEOUT = 10.0  # seconds for `bwrap ... true`: milliseconds when it works
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+
+
+@dataclass(frozen=True)
+class Found:
+    """bwrap's path (and env's), or why hermetic children cannot be made here."""
+
+    bwrap: str | None
+    why: str = ""
+    env: str = "env"
+
+
+_found: Found | None = None
+_lock = threading.Lock()
+
+
+def _interpreter_dirs(python: str) -> list[str]:
+    """What the interpreter needs to run: its prefix (the standard library beside it) and
+    the directory of the binary it really is."""
+    real = Path(os.path.realpath(python))
+    dirs = {str(real.parent)}
+    for prefix in (sys.base_prefix, sys.base_exec_prefix):
+        dirs.add(os.path.realpath(prefix))
+    # a prefix a link of the binary leads to (a pyenv shim, a Homebrew Cellar): its bin's parent
+    dirs.add(str(real.parent.parent))
+    return sorted(d for d in dirs if d not in ("/", "") and os.path.isdir(d))
+
+
+def command(python: str, writable: tuple[Path, ...], masked: tuple[Path, ...] = (), *,
+            chdir: str | None = None, home: str | None = None, bwrap: str = "bwrap", env: str | None = None,
+            readable: tuple[str, ...] = ()) -> list[str]:
+    """The bwrap argv prefix for one child (the child's own argv follows it).
+
+    With `env` (coreutils' env): bwrap itself ignores SIGINT and the child gets it back as
+    the default. A check's Ctrl-C goes to the child's process group, bwrap included: bwrap
+    would die of it, and the child with it (`--die-with-parent`), where a plain run's REPL
+    reads Ctrl-C and goes on."""
+    argv = [env, "--ignore-signal=INT"] if env else []
+    argv += [bwrap, "--unshare-pid", "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for path in _SYSTEM:
+        if os.path.exists(path):
+            kind = "--ro-bind" if not os.path.islink(path) else "--symlink"
+            argv += [kind, os.readlink(path), path] if kind == "--symlink" else [kind, path, path]
+    if home and home != "/" and not any(home == d or home.startswith(d + "/") for d in _SYSTEM):
+        argv += ["--tmpfs", home]  # a home of its own: nothing of the grader's user is there
+    for path in _interpreter_dirs(python):
+        if not any(path == d or path.startswith(d + "/") for d in _SYSTEM):
+            argv += ["--ro-bind", path, path]
+    for path in readable:  # the child's PATH outside the system's dirs: the commands a person has
+        if os.path.isabs(path) and not any(path == d or path.startswith(d + "/") for d in _SYSTEM):
+            argv += ["--ro-bind-try", path, path]
+    for path in writable:
+        argv += ["--bind", str(path), str(path)]
+    for path in masked:
+        if Path(path).is_dir():
+            argv += ["--tmpfs", str(path)]
+    if chdir:
+        argv += ["--chdir", str(chdir)]
+    return argv + ["--", *([env, "--default-signal=INT"] if env else [])]
+
+
+def find(python: str | None = None) -> Found:
+    """bwrap, if it runs a child in a view of its own here; probed once per process."""
+    global _found
+    with _lock:
+        if _found is not None:
+            return _found
+        _found = _probe(python or sys.executable)
+        return _found
+
+
+def _probe(python: str) -> Found:
+    if not sys.platform.startswith("linux"):
+        return Found(None, word("hermetic.not_linux", platform=sys.platform))
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return Found(None, word("hermetic.no_bwrap"))
+    env = shutil.which("env", path="/usr/bin:/bin")
+    if env is None:
+        return Found(None, word("hermetic.no_env"))
+    argv = command(python, (), bwrap=bwrap, env=env) + [os.path.realpath(python), "-I", "-S", "-c", "pass"]
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=PROBE_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Found(None, word("hermetic.failed", error=exc))
+    if done.returncode != 0:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()  # also: an env before coreutils 8.31
+        return Found(None, word("hermetic.failed", error=reason[-1] if reason else f"exit status {done.returncode}"))
+    return Found(bwrap, env=env)
+
+
+def forget() -> None:
+    """Probe again next time (tests)."""
+    global _found
+    with _lock:
+        _found = None
