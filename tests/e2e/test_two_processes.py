@@ -83,22 +83,26 @@ def test_without_the_history_the_model_has_no_record(lab):
     assert "no record" in events[-1]["message"]["content"]
 
 
-def test_a_hand_truncated_log_resumes_from_the_last_clean_point(lab):
+def test_a_hand_truncated_log_resumes_from_the_last_valid_point(lab):
+    """Cut inside the final answer: the finished tool round (lines 3-6) is kept, the fork
+    starts at its end (seq 6), and the model answers from that test run."""
     assert mca(lab, "--yes", ROUND_ONE).returncode == 0
     path, _events = log_lines(lab)
     os.truncate(path, path.stat().st_size - 30)
     damaged = hashlib.sha256(path.read_bytes()).hexdigest()
 
-    resumed = mca(lab, "--resume", "--yes", "run the tests and tell me which case fails")
+    resumed = mca(lab, "--resume", "--yes", "fix it")
     assert resumed.returncode == 0, resumed.stderr
+    assert "test_divide_by_zero" in resumed.stdout and "no record" not in resumed.stdout, resumed.stdout
     assert "log stopped at line 8: last line incomplete" in resumed.stdout + resumed.stderr
     assert hashlib.sha256(path.read_bytes()).hexdigest() == damaged
     forks = [p for p in (lab / ".sessions").glob("s-*.jsonl") if p != path]
     assert len(forks) == 1
     events = [json.loads(line) for line in forks[0].read_text().splitlines()]
-    assert events[2] == {**events[2], "type": "fork", "from": path.stem, "atSeq": 2}
+    assert [e["type"] for e in events[:7]] == ["message", "message", "usage", "message", "tool_end", "message", "fork"]
+    assert events[6] == {**events[6], "type": "fork", "from": path.stem, "atSeq": 6}
 
-    again = mca(lab, "--resume", "--yes", "fix it")  # the recovery fork is the latest and keeps its new events
+    again = mca(lab, "--resume", "--yes", "thanks")  # the recovery fork is the latest and keeps its new events
     assert again.returncode == 0, again.stderr
     assert "log stopped" not in again.stdout + again.stderr
     assert hashlib.sha256(path.read_bytes()).hexdigest() == damaged

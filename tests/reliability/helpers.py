@@ -121,8 +121,28 @@ def expected_resume(events: list[Event], damaged: bool) -> tuple[str, int | None
     )
     if not damaged and clean_end:
         return "append", None
-    points = fork_points_of(events)
-    return ("fork", points[-1]) if points else ("refuse", None)
+    # the last valid point: a fork point, or the end of a complete tool round (a result for
+    # every call of the assistant message, each with its tool_end), whichever is later
+    points = fork_points_of(events) + round_ends_of(events)
+    return ("fork", max(points)) if points else ("refuse", None)
+
+
+def round_ends_of(events: list[Event]) -> list[int]:
+    """The seqs of the tool results that complete a tool round (this file's own reading of the contract)."""
+    ends, calls, waiting, ended = [], set(), set(), set()
+    for event in events:
+        if event.type == "tool_end":
+            ended.add(event.fields.get("id"))
+        elif event.type == "message":
+            message = event.fields["message"]
+            if message.get("role") == "tool" and message.get("tool_call_id") in waiting:
+                waiting.discard(message.get("tool_call_id"))
+                if not waiting and calls <= ended:
+                    ends.append(event.seq)
+            else:
+                calls = {call["id"] for call in message.get("tool_calls") or []}
+                waiting, ended = set(calls), set()
+    return ends
 
 
 def copy_log(source: Path, directory: Path, data: bytes | None = None) -> Path:
