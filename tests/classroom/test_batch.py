@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.checkkit.context import neutral
 from grader.classroom import batch as batching
 from grader.classroom import commands
 from grader.classroom.submissions import (SubmissionError, find_submissions, parse_shard, seed_for, shard,
@@ -25,6 +26,8 @@ from grader.course import load_course
 from tests.classroom.conftest import csv_rows, invoke, jsonl_rows, leftovers, statuses
 
 TIMING = ("wall_seconds", "started")
+
+PROBE_DIR = neutral("import-probe")  # the import probe's working directory (grader/engine.py)
 
 
 @pytest.fixture
@@ -209,10 +212,10 @@ def test_ctrl_c_stops_every_grading_process(course_dir, tmp_path):
 
     def press_ctrl_c():  # once the hanging lab's import probe is running
         for _ in range(600):
-            if any("import-probe" in line for line in leftovers(str(tmp_path))):  # the probe's cwd
-                break
-            time.sleep(0.1)
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            if any(PROBE_DIR in line for line in leftovers(str(tmp_path))):  # the probe's cwd
+                signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+                return
+            time.sleep(0.1)  # never found: no Ctrl-C (one after the batch would stop the suite), the test fails
 
     seen = []
     # A suite started in the background inherits SIGINT ignored: Ctrl-C as a terminal gives it, here.
@@ -297,7 +300,7 @@ def test_sigterm_stops_the_batch_and_every_grading_process(course_dir, tmp_path)
                              stderr=subprocess.PIPE, text=True)
     try:
         for _ in range(600):
-            if any("import-probe" in line for line in leftovers(str(tmp_path))):
+            if any(PROBE_DIR in line for line in leftovers(str(tmp_path))):
                 break
             time.sleep(0.1)
         batch.send_signal(signal.SIGTERM)
