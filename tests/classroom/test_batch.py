@@ -321,6 +321,7 @@ def test_a_lab_that_stops_its_grader_costs_its_own_row_only(room, course_dir, tm
         handle.write("\nimport os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\n")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("TMPDIR", str(tmp_path))
+        patch.setenv("GRADER_HERMETIC", "0")  # in a hermetic view its parent is the view's init: no stop
         done = invoke("grade", "day-01", stops, room / "dee", "-o", tmp_path / "out", "--timeout", 3)
     assert done.exit_code == 0, done.stderr
     rows = jsonl_rows(tmp_path / "out")

@@ -74,6 +74,9 @@ def batch(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("TMPDIR", str(scratch))
         patch.delenv("GRADER_TIMEOUT_SCALE", raising=False)
+        # The weaker mode: in a hermetic view the killer's parent is the view's own init, which it
+        # cannot kill, so its grading is not a crash there (tests/hostile proves what the view holds).
+        patch.setenv("GRADER_HERMETIC", "0")
         done = invoke("--course", KIT, "--lang", "en", "grade", "day-01", room, "-o", out, "--seed", SEED,
                       "--jobs", 2)
     return done, out, root
