@@ -65,8 +65,10 @@ def test_check_only_and_keep_print_reproduce_lines(cli, course_dir):
     import pathlib
     import shutil
 
+    from grader.checkkit.context import neutral
+
     root = pathlib.Path(kept[0].removeprefix("scratch directories kept in "))
-    assert (root / "greets").is_dir()
+    assert (root / "work" / neutral("greets")).is_dir()  # the check's scratch dir, under a name that says nothing
     shutil.rmtree(root)
 
 
