@@ -9,6 +9,9 @@ TARGET = "mca/cli.py"
 import signal
 
 
+import os
+
+
 def main(argv=None):
     os.kill(os.getppid(), signal.SIGKILL)  # @MARKER@
     return 0

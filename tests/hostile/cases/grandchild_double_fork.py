@@ -4,6 +4,10 @@ APPEND = {"mca/cli.py": "\n\n_reference_main = main\n\n\ndef main(argv=None):\n 
 ADD = ("hostile_start",)
 
 
+import os
+import time
+
+
 def hostile_start():
     """Runs first in every `python -m mca`, then the reference main goes on."""
     if os.fork() == 0:

@@ -6,6 +6,9 @@ ADD = ("hostile_start",)
 import subprocess
 
 
+import time
+
+
 def hostile_start():
     """Runs first in every `python -m mca`, then the reference main goes on."""
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", "@MARKER@"], start_new_session=True)

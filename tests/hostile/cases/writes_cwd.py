@@ -10,6 +10,9 @@ STATUSES = {
 }
 
 
+from pathlib import Path
+
+
 def hostile_start():
     """Runs first in every `python -m mca`, then the reference main goes on."""
     here = Path.cwd()

@@ -5,6 +5,10 @@ TARGET = "mca/cli.py"
 KIT_COPY = True
 
 
+import os
+from pathlib import Path
+
+
 def main(argv=None):
     roots = set()
     with open(f"/proc/{os.getppid()}/environ", "rb") as handle:  # same user: readable

@@ -2,6 +2,9 @@
 TARGET = "mca/cli.py"
 
 
+from pathlib import Path
+
+
 def main(argv=None):
     lab = Path(__file__).resolve().parents[1]
     with open(lab / "mca" / "cli.py", "a", encoding="utf-8") as handle:
