@@ -19,9 +19,11 @@ from grader.checkkit.failures import short
 from grader.checkkit.messages import Messages
 
 
-def harness_answer(ctx, name: str, job: dict, label: str, timeout: float = 10) -> tuple[dict, ChildResult]:
-    """Run harnesses/<name>.py on `job`; the last JSON object it printed as its own."""
-    script = ctx.harness(name)
+def harness_answer(ctx, name: str, job: dict, label: str, timeout: float = 10,
+                   script: Path | None = None) -> tuple[dict, ChildResult]:
+    """Run harnesses/<name>.py (or `script`, written before) on `job`; the last JSON object it
+    printed as its own. The same script and label run again is one reproduce line."""
+    script = script or ctx.harness(name)
     path = script.parent / f"{label}.json"
     path.write_text(json.dumps(job, ensure_ascii=False), encoding="utf-8")
     result = ctx.run_harness(script, str(path), timeout=timeout)

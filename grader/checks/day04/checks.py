@@ -251,17 +251,21 @@ def escaped_pipe_holder(ctx, rng, work: Path) -> None:
     files = {role: f"{role}-{inputs.word(rng)}.pid" for role in ("shell", "escaped")}
     code = ("import os, sys, time; os.setsid(); open(sys.argv[1], 'w').write(str(os.getpid())); "
             "time.sleep(float(sys.argv[2]))")
-    command = (f"python -c {shlex.quote(code)} {files['escaped']} {round(grace + 30)} & "
+    command = (f"python -S -c {shlex.quote(code)} {files['escaped']} {round(grace + 30)} & "
                f"echo $$ > {files['shell']}; sleep {round(grace + 30)}; true")
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": grace, "settle": 0.5,
            "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files, "wait_for": ["shell"]}
-    answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped", timeout=limit + grace + 10)
-    if not (answer.get("pids_written") or {}).get("escaped"):  # a loaded machine: once more, with time to start
+    script = ctx.harness("timeout_group")
+    answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped", timeout=limit + grace + 10, script=script)
+    if not (answer.get("pids_written") or {}).get("escaped"):
+        # A loaded machine: once more, with time to start. The same script and job file, so
+        # the report (its reproduce line) does not depend on how busy the machine was.
         for name in files.values():
             (work / name).unlink(missing_ok=True)
         limit = job["timeout"] = round(limit * 4, 2)
         job["token"] = uuid.uuid4().hex
-        answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped-again", timeout=limit + grace + 10)
+        answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped", timeout=limit + grace + 10,
+                                   script=script)
     if not (answer.get("pids_written") or {}).get("escaped"):
         raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
     if not answer.get("returned"):

@@ -76,11 +76,12 @@ def _failed_child(ctx, key: str, result: ChildResult, **values) -> CheckFailed:
                        seen=ctx.evidence(result))
 
 
-def _one_shot(ctx, name: str, script, scale: str = FAST, *args: str, model=None):
-    """`python -m mca [ARGS] PROMPT` against a server playing `script`; (result, chat requests)."""
+def _one_shot(ctx, name: str, script, scale: str = FAST, *args: str, model=None, again: bool = False):
+    """`python -m mca [ARGS] PROMPT` against a server playing `script`; (result, chat requests).
+    `again`: a second attempt in the first one's workspace (the same reproduce line)."""
     rng = ctx.rng(name + "/prompt")
     with FakeModelServer(script, model=model) as server:
-        result = ctx.run_agent(*args, words(rng), cwd=ctx.workspace(name), mock=False,
+        result = ctx.run_agent(*args, words(rng), cwd=ctx.workspace(name, again=again), mock=False,
                                extra_env={**server.env(model=model_name(ctx, name)), "MCA_TIME_SCALE": scale})
         requests = chats(server.requests)
     if "Traceback" in result.stderr:
@@ -357,12 +358,12 @@ def _after(form: tuple[str, float]) -> dict[str, str]:
 BACKOFF_SCALE = 0.06  # MCA_TIME_SCALE for the pauses: 23-210 ms, small beside a child's start, large beside a request
 
 
-def _failing_run(ctx, name: str, rng, model: str) -> list[float]:
+def _failing_run(ctx, name: str, rng, model: str, again: bool = False) -> list[float]:
     """Five transient failures in a row; the pauses between the requests (judged for count and lower bounds)."""
     say = ctx.say
     statuses = [rng.choice((500, 502, 503, 504)) for _ in range(5)]
     script = [error_reply(rng, status) for status in statuses] + [text_reply(rng, model, words(rng))]
-    result, requests = _one_shot(ctx, name, script, str(BACKOFF_SCALE))
+    result, requests = _one_shot(ctx, name, script, str(BACKOFF_SCALE), again=again)
     if len(requests) != RETRIES + 1:
         raise CheckFailed(say("backoff.count", count=len(requests), expected=RETRIES + 1),
                           seen=ctx.evidence(result))
@@ -412,7 +413,7 @@ def test_backoff_grows_capped(ctx, asked):
     if pauses[-1] <= pauses[0]:
         # One burst of load on the machine can stretch the first pause past the last; the schedule itself is
         # proven above, so a second run tells a burst from a loop that does not use it.
-        pauses = _failing_run(ctx, "backoff-grows-capped-again", rng, model)
+        pauses = _failing_run(ctx, "backoff-grows-capped", rng, model, again=True)
         if pauses[-1] <= pauses[0]:
             raise CheckFailed(say("backoff.flat"), expected=say("brief.grows"),
                               seen=", ".join(ms(g) for g in pauses))
