@@ -212,13 +212,15 @@ def test_timeout_kills_group(ctx):
                f"sleep {sleep} & echo $! > {files['sleeper']}; wait")
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": 2.5, "settle": 0.5,
            "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files}
-    answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-kills-group", timeout=limit + 10)
+    script = ctx.harness("timeout_group")
+    answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-kills-group", timeout=limit + 10, script=script)
     if not (answer.get("pids_written") or {}).get("grandchild"):  # a loaded machine: once more, with time to start
         for name in files.values():
             (work / name).unlink(missing_ok=True)
         limit = job["timeout"] = round(limit * 4, 2)
         job["token"] = uuid.uuid4().hex
-        answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-kills-group-again", timeout=limit + 10)
+        answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-kills-group", timeout=limit + 10,
+                                   script=script)
     seconds, alive = answer.get("seconds"), answer.get("alive") or {}
     if not (answer.get("pids_written") or {}).get("grandchild"):
         raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
