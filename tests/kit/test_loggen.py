@@ -362,8 +362,9 @@ def test_an_empty_read_and_a_long_output_are_still_the_contract():
         results = [e["message"] for e in empty.events if e["type"] == "message" and e["message"]["role"] == "tool"]
         assert results[0]["content"] == "" and len(empty.events) == 12 and empty.fork_points == [2, 12]
         assert (empty.replayed, empty.skipped) == (7, 5)
-        long = round1_log(rng, long_output=True)
-        assert max(map(len, long.lines)) > 1024 * 1024 and strict_read(long.data) == (long.events, None)
+        if seed in DAMAGE_SEEDS:  # a log of a megabyte and more per draw: the damage draws' count is enough
+            long = round1_log(rng, long_output=True)
+            assert max(map(len, long.lines)) > 1024 * 1024 and strict_read(long.data) == (long.events, None)
 
 
 def test_the_first_line_with_another_seq_stops_at_line_one():
