@@ -9,8 +9,9 @@ alternates), the `slow` reliability loops and the serial-against-side-by-side gr
 Grading the corpus (tests/checks/conftest.py) is most of the suite's time, and a grading
 run spends much of it waiting on its children. So the gradings start as soon as the tests
 are collected, in their own pool, and go on while the other tests run; a test that needs
-one waits for it. The suite runs in one process: parallel workers would each grade the
-whole corpus again.
+one waits for it. The modules that wait for gradings run last,
+so the pool grades while the rest of the suite runs. The suite runs in one process:
+parallel workers would each grade the whole corpus again.
 """
 
 from __future__ import annotations
@@ -42,8 +43,20 @@ def beyond_quick(item, sample: frozenset[str]) -> bool:
 
 def pytest_collection_modifyitems(config, items):
     tier = config.getoption("--tier")
-    if tier == "full":
-        return
+    if tier != "full":
+        keep_tier(config, items, tier)
+    gradings_last(items)
+
+
+def gradings_last(items) -> None:
+    """The modules whose tests wait for corpus gradings run after all the others (each module
+    kept whole and in order), so the other tests run while the pool grades."""
+    waiting = {item.module for item in items if "gradings" in getattr(item, "fixturenames", ())
+               and getattr(item, "module", None) is not None}
+    items.sort(key=lambda item: getattr(item, "module", None) in waiting)  # stable: order kept within
+
+
+def keep_tier(config, items, tier: str) -> None:
     sample = corpus.quick_sample()
     wanted = [beyond_quick(item, sample) == (tier == "rest") for item in items]
     keep = [item for item, chosen in zip(items, wanted) if chosen]
