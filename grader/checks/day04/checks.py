@@ -33,7 +33,7 @@ from grader.checkkit import CheckFailed
 from grader.checkkit.draws import CJK_WORDS, EMOJI, mixed_text
 
 from . import inputs
-from .calls import (Stamp, harness_answer, read_text, refused, said, sha, stub_in, tool_calls, tree,
+from .calls import (Stamp, read_text, refused, said, sha, stub_in, tool_calls, tree,
                     write_text)
 
 PROMPT = "run the tests and fix the failing case"
@@ -212,13 +212,15 @@ def test_timeout_kills_group(ctx):
                f"sleep {sleep} & echo $! > {files['sleeper']}; wait")
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": 2.5, "settle": 0.5,
            "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files}
-    answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-kills-group", timeout=limit + 10)
+    answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-kills-group",
+                              timeout=limit + 10)
     if not (answer.get("pids_written") or {}).get("grandchild"):  # a loaded machine: once more, with time to start
         for name in files.values():
             (work / name).unlink(missing_ok=True)
         limit = job["timeout"] = round(limit * 4, 2)
         job["token"] = uuid.uuid4().hex
-        answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-kills-group-again", timeout=limit + 10)
+        answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-kills-group-again",
+                                  timeout=limit + 10)
     seconds, alive = answer.get("seconds"), answer.get("alive") or {}
     if not (answer.get("pids_written") or {}).get("grandchild"):
         raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
@@ -256,7 +258,8 @@ def escaped_pipe_holder(ctx, rng, work: Path) -> None:
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": grace, "settle": 0.5,
            "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files, "wait_for": ["shell"]}
     script = ctx.harness("timeout_group")
-    answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped", timeout=limit + grace + 10, script=script)
+    answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-escaped",
+                              timeout=limit + grace + 10, script=script)
     if not (answer.get("pids_written") or {}).get("escaped"):
         # A loaded machine: once more, with time to start. The same script and job file, so
         # the report (its reproduce line) does not depend on how busy the machine was.
@@ -264,8 +267,8 @@ def escaped_pipe_holder(ctx, rng, work: Path) -> None:
             (work / name).unlink(missing_ok=True)
         limit = job["timeout"] = round(limit * 4, 2)
         job["token"] = uuid.uuid4().hex
-        answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped", timeout=limit + grace + 10,
-                                   script=script)
+        answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-escaped",
+                                  timeout=limit + grace + 10, script=script)
     if not (answer.get("pids_written") or {}).get("escaped"):
         raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
     if not answer.get("returned"):
@@ -486,7 +489,8 @@ def test_write_is_atomic(ctx):
     job = {"workdir": str(work), "path": f"{kills_dir}/{inputs.file_name(rng)}", "old": old,
            "versions": versions, "phases": [round(rng.uniform(0.05, 1.6), 3) for _ in range(20)], "quick": quick,
            "fresh": fresh, "system_temp": str(ctx.tmp("write-is-atomic-temp") / inputs.word(rng)), "clean": clean}
-    answer, _ = harness_answer(ctx, "atomic_writer", job, "write-is-atomic", timeout=ctx.scaled(60))
+    answer = ctx.harness_json("atomic_writer", job, calls="write_file", label="write-is-atomic",
+                              timeout=ctx.scaled(60))
     steps = answer.get("clean") or {}
     first = steps.get("new") or {}
     stub_in(ctx, first, "write_file")

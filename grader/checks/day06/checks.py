@@ -120,25 +120,23 @@ def asked(ctx) -> Asked:
     backoff = [[a, None] for a in range(11) for _ in range(DRAWS)]
     rng.shuffle(backoff)
     run = Asked(statuses, after, backoff)
-    script = ctx.harness("retry")
-    job = script.parent / "job.json"
-    job.write_text(json.dumps({"statuses": statuses, "delays": after + backoff}), encoding="utf-8")
-    result = ctx.run_harness(script, str(job), extra_env={"MCA_TIME_SCALE": "0.01"})
+    job = {"statuses": statuses, "delays": after + backoff}
     try:
-        answer = json.loads(result.stdout.strip().split("\n")[-1])
-        delays = answer.get("delays") or []
-        run.answer = {"retry": answer.get("retry") or [], "after": delays[:len(after)],
-                      "backoff": delays[len(after):] if len(delays) == len(after) + len(backoff) else []}
-    except (ValueError, IndexError, AttributeError):
-        run.problem = CheckFailed(ctx.say("harness.died"), seen=ctx.evidence(result))
+        answer = ctx.harness_json("retry", job, calls=ctx.say("harness.functions"), label="job",
+                                  extra_env={"MCA_TIME_SCALE": "0.01"})
+    except CheckFailed as problem:
+        run.problem = problem
+        return run
+    delays = answer.get("delays") or []
+    run.answer = {"retry": answer.get("retry") or [], "after": delays[:len(after)],
+                  "backoff": delays[len(after):] if len(delays) == len(after) + len(backoff) else []}
     return run
 
 
 def _broken(ctx, answer, what: str) -> None:
-    if isinstance(answer, dict):
-        key = "harness.stub" if "stub" in answer else "harness.raised"
-        raise CheckFailed(ctx.say(key, what=what, error=answer.get("stub") or answer.get("raised"),
-                                  where=answer.get("where")))
+    problem = ctx.harness_problem(answer, what) if isinstance(answer, dict) else None
+    if problem:
+        raise problem
 
 
 # --------------------------------------------------------------------------- E5: errors are information

@@ -39,7 +39,7 @@ from grader.checkkit.draws import mixed_text
 from grader.checkkit.sessionlog import (KNOWN_TYPES, described, is_utc, logs_in, names, read_lines, shapes,
                                         why_not_utc)
 
-from .calls import call, digest_long, failed_call, fields_of, inspect, new_logs, odd_value, rows, scratch_with
+from .calls import call, digest_long, fields_of, inspect, new_logs, odd_value, rows, scratch_with
 from .compare import ReadCase, messages_differ, read_answer
 from .live import (NOT_UTC, ROUND1, ROUND1_SHAPE, WAIT_TIMEOUT, history_problem, kill_during_tests, model_server,
                    only_log, workspace)
@@ -172,7 +172,7 @@ def test_replay_counts(ctx):
     inputs[-1] = {"rows": inputs[-1], "once": True}
     answers = call(ctx, "replay", inputs, "replay")
     for (what, log), answer in zip(logs, answers):
-        problem = failed_call(ctx.say, "replay", answer, what)
+        problem = ctx.harness_problem(answer, "replay()", what)
         if problem:
             raise problem
         wrong = messages_differ(ctx.say, answer.get("messages"), digest_long(log.messages), what)
@@ -322,7 +322,7 @@ def _read_while_growing(ctx, rng, log: loggen.GeneratedLog) -> None:
     path.parent.mkdir()
     answer = call(ctx, "read_versions", [{"path": str(path), "versions": [str(f) for f in files]}],
                   "torn-tail-growing")[0]
-    problem = failed_call(ctx.say, "read_events", answer, versions[0][0])
+    problem = ctx.harness_problem(answer, "read_events()", versions[0][0])
     if problem:
         raise problem
     for (what, _, events, stopped_at), seen in zip(versions, answer.get("versions", [])):
@@ -404,7 +404,7 @@ def test_fork_points(ctx):
     logs += _slices(say, rng, loggen.two_round_log(rng, error=True))
     answers = call(ctx, "fork_points", [rows(log.events) for _, log in logs], "fork-points")
     for (what, log), answer in zip(logs, answers):
-        problem = failed_call(say, "fork_points", answer, what)
+        problem = ctx.harness_problem(answer, "fork_points()", what)
         if problem:
             raise problem
         points = answer.get("points")
@@ -571,7 +571,7 @@ def _fork_twice(ctx) -> None:
     root = scratch_with(ctx, "fork-twice", log)
     answer = call(ctx, "fork_twice", [{"sessions": str(root / ".sessions"), "parent": log.session_id, "at": at}],
                   "fork-twice")[0]
-    problem = failed_call(say, "fork", answer.get("first") if isinstance(answer.get("first"), dict) else {},
+    problem = ctx.harness_problem(answer.get("first") if isinstance(answer.get("first"), dict) else {}, "fork()",
                           say("what.fork_first", at=at))
     if problem:
         raise problem
