@@ -10,7 +10,7 @@ and leaves sys.stdin None, as Python does when a program is started with its std
 closed; "tty_out" puts stdout
 and stderr on a pseudo-terminal of their own (a person watching, nobody typing). Then
 the lab's terminal_asker() chooses who answers, an Approver with the built-in rules
-decides each call, and one JSON line per call is appended to FILE:
+decides each call, and one answer per call is appended to FILE (harnesskit's report):
 {"harness": "asker", "i": N, "allowed": bool, "reason": str}, or a stub or an exception.
 """
 import os

@@ -7,7 +7,7 @@ a list of events [seq, ts, type, fields] that the harness turns into the lab's o
 Event objects (replay, fork_points), or {"sessions", "parent", "at"} (fork_twice: the
 lab's fork called twice on one parent back to back, early in a second so that both fall
 in the same one, with the first child's bytes and inode before and after the second). So a check of replay never depends on the
-lab's reader, and the other way round. One JSON object per input goes to stdout.
+lab's reader, and the other way round. One answer per input.
 """
 import json
 from pathlib import Path
