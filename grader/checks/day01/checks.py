@@ -189,7 +189,7 @@ def _header(say, request, name: str) -> str:
 # --------------------------------------------------------------------------- E4: the answer
 
 def test_reply_parsed(ctx):
-    """Against the fake server, the one-shot prints choices[0].message.content exactly, white space at its ends included, then one newline; a reply whose content is null, or whose message has no content key at all, prints nothing and exits 0."""
+    """Against the fake server, the one-shot prints choices[0].message.content exactly, white space at its ends included, then one newline."""
     say, rng = ctx.say, ctx.rng("reply-parsed")
     key, model, content = inputs.api_key(rng), inputs.model_name(rng), inputs.padded_text(rng)
     absent, shape = inputs.reply_without_content(rng, model)

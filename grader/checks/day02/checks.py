@@ -49,7 +49,7 @@ def _usage(rng) -> tuple[int, int]:
 # --------------------------------------------------------------------------- streaming
 
 def test_streams_before_done(ctx):
-    """The first piece of a streamed reply is on stdout while the server still holds the rest back (the agent runs as a person runs it, without `python -u`, so an unflushed write stays unseen); once the rest is sent, the whole reply follows."""
+    """The first piece of a streamed reply is on stdout while the server still holds the rest back (the agent runs as a person runs it, without `python -u`, so an unflushed write stays unseen)."""
     say = ctx.say
     rng = ctx.rng("streams-before-done")
     model = model_name(ctx, "streams-before-done")
@@ -197,7 +197,7 @@ def test_sse_split_anywhere(ctx):
 
 
 def test_stream_cut(ctx):
-    """A stream that ends without [DONE] (after an event, or inside one) or breaks off gives one line saying the reply was cut and exit status 1; an error payload mid-stream gives one line naming its message; the same stream with [DONE] is clean."""
+    """A stream that ends without [DONE] (after an event, or inside one) or breaks off gives one line saying the reply was cut and exit status 1."""
     say = ctx.say
     rng = ctx.rng("stream-cut")
     model = model_name(ctx, "stream-cut")
@@ -307,7 +307,7 @@ def _shown_as(line: tuple[str, str]) -> tuple[str, object]:
 
 
 def test_usage_reported(ctx):
-    """The usage chunk (choices: []) becomes one tokens line with the server's counts, before the reply's tool call is shown; a reply without a usage chunk still gets one tokens line (an estimate); nothing crashes."""
+    """The usage chunk (choices: []) becomes one tokens line with the server's counts, before the reply's tool call is shown."""
     say = ctx.say
     rng = ctx.rng("usage-reported")
     model = model_name(ctx, "usage-reported")

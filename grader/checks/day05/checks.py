@@ -52,7 +52,7 @@ def _until(ctx, predicate) -> None:
 # --------------------------------------------------------------------------- no rule: the defaults
 
 def test_read_only_auto(ctx):
-    """read_file, list_dir and grep run with no prompt on a terminal and return their real results; a write_file later in the same turn still asks."""
+    """read_file, list_dir and grep run with no prompt on a terminal and return their real results."""
     say, rng = ctx.say, ctx.rng("read-only-auto")
     ws = ctx.workspace("read-only-auto")
     name, line = planted(ws, rng, "notes")
@@ -96,7 +96,7 @@ def test_read_only_auto(ctx):
 
 
 def test_write_asks(ctx):
-    """edit_file asks on the terminal and waits: the file is untouched while the prompt is up; typing y runs the edit and its result goes back to the model."""
+    """edit_file asks on the terminal and waits: the file is untouched while the prompt is up."""
     say, rng = ctx.say, ctx.rng("write-asks")
     ws = ctx.workspace("write-asks")
     name, line = planted(ws, rng, "draft")
@@ -277,7 +277,7 @@ def _judge_session(ctx, rule_set: R.RuleSet, answers: list[dict]) -> None:
 
 
 def test_always_remembered(ctx):
-    """Answering always on the terminal lets later calls of the same kind (the same program, other arguments) run without a prompt; another program still asks, and a new session asks again. Always never overrides a deny, a compound with another program still asks, and a plain y approves one call."""
+    """Answering always on the terminal lets later calls of the same kind (the same program, other arguments) run without a prompt."""
     say, rng = ctx.say, ctx.rng("always-remembered")
     session = R.always_session(rng)
     _judge_session(ctx, session, _decisions(ctx, "always-session", session, rng))

@@ -44,7 +44,7 @@ def test_resume_unknown_id(ctx):
 
 
 def test_damaged_then_continue(ctx):
-    """After a torn tail, resume reports the stop line and keeps working from the last valid point, sending that history once; a second resume keeps the new events and the damaged file is unchanged."""
+    """After a torn tail, resume reports the stop line and keeps working from the last valid point, sending that history once."""
     say = ctx.say
     rng = ctx.rng("damaged-then-continue")
     ws, sessions = workspace(ctx, "damaged-then-continue")
@@ -238,7 +238,7 @@ def test_errors_recorded(ctx):
 
 
 def test_missing_line(ctx):
-    """A log with one line removed from the middle stops reading at the gap; resume says where, continues in a recovery fork, never sends a tool message without its call, and leaves the file as it was."""
+    """A log with one line removed from the middle stops reading at the gap."""
     say = ctx.say
     rng = ctx.rng("missing-line")
     log = loggen.two_round_log(rng)

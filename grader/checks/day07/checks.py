@@ -139,7 +139,7 @@ def test_event_order(ctx, round1):
 # --------------------------------------------------------------------------- check 4: on disk when it happens
 
 def test_written_as_it_happens(ctx):
-    """While the tool is still running, events 1-4 are already on disk and a SIGKILL loses none of them; fed one agent event at a time (calls blocked by the gate and by the loop guard too, whose tool_end is logged like any other), the recorder has each line in the file, complete and in one write, when handle returns."""
+    """While the tool is still running, events 1-4 are already on disk and a SIGKILL loses none of them."""
     killed = kill_during_tests(ctx, "written-as-it-happens")
     expected = ROUND1_SHAPE[:4]
     seen = described(killed.during)
@@ -271,7 +271,7 @@ def _read_cases(ctx, name: str, entries) -> list[tuple[ReadCase, dict]]:
 
 
 def test_torn_tail(ctx):
-    """A generated log whose last line was cut at a random byte (also inside a multi-byte character, or only its newline dropped) reads as its complete events and reports that line as incomplete, not as a bad line; the same logs uncut read as clean, one with a line of more than 1 MiB too; a file read again as it grows gives what it holds then; no file is changed."""
+    """A generated log whose last line was cut at a random byte (also inside a multi-byte character, or only its newline dropped) reads as its complete events and reports that line as incomplete, not as a bad line."""
     rng = ctx.rng("torn-tail")
     one, two, three = loggen.round1_log(rng), loggen.two_round_log(rng), loggen.round1_log(rng, unknown=True)
     long = loggen.round1_log(rng, long_output=True)
@@ -335,7 +335,7 @@ def _read_while_growing(ctx, rng, log: loggen.GeneratedLog) -> None:
 
 
 def test_bad_line_stops(ctx):
-    """A bad line of every kind (bad JSON or UTF-8, a raw control character, blank (the last line too), not an object, more after the object, seq/ts/type missing, a seq that is not an integer, a repeated or lower seq, a seq gap, a first seq other than 1) stops reading at that line with its number; nothing after it is returned; no file is changed."""
+    """A bad line of every kind (bad JSON or UTF-8, a raw control character, blank (the last line too), not an object, more after the object, seq/ts/type missing, a seq that is not an integer, a repeated or lower seq, a seq gap, a first seq other than 1) stops reading at that line with its number."""
     rng = ctx.rng("bad-line-stops")
     entries = []
     for kind in logdamage.BAD_LINE_KINDS:
@@ -514,7 +514,7 @@ def _forked_child(ctx, fork: Forked) -> Path:
 
 
 def test_fork_copies_prefix(ctx, forks):
-    """`fork ID N` on non-ASCII logs (one of them cut by a crash after N) makes a new session whose first N lines equal the parent's byte for byte, then one fork event (from, atSeq N, seq N+1, UTC ts), and nothing else; the new id is printed."""
+    """`fork ID N` on non-ASCII logs (one of them cut by a crash after N) makes a new session whose first N lines equal the parent's byte for byte, then one fork event (from, atSeq N, seq N+1, UTC ts), and nothing else."""
     say = ctx.say
     for fork in (f for f in forks if not f.held):  # the fork of an open session is parent-untouched's
         child = _forked_child(ctx, fork)
@@ -546,7 +546,7 @@ def test_fork_copies_prefix(ctx, forks):
 
 
 def test_parent_untouched(ctx, forks):
-    """A fork does not write the parent at all, also while another process has the session open for writing: its bytes, size, inode, mtime and ctime stay as they were; nor any other session: two forks of one parent in the same second make two sessions with their own ids, the first left as it was."""
+    """A fork does not write the parent at all, also while another process has the session open for writing: its bytes, size, inode, mtime and ctime stay as they were."""
     say = ctx.say
     for fork in forks:
         _forked_child(ctx, fork)
