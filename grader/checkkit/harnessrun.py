@@ -53,13 +53,13 @@ def problem(say, answer: dict, calls: str, on=None) -> CheckFailed | None:
     """The CheckFailed for an answer that is a stub or an exception (None for any other answer);
     `on`, what it was given: a phrase, or a function of the answer that gives one."""
     on = on(answer) if callable(on) else on
+    where = answer.get("where", "?")
     if "stub" in answer:
-        return CheckFailed(say("harness.stub", calls=calls, stub=answer["stub"], where=answer.get("where", "?")))
+        return CheckFailed(say("harness.stub", calls=calls, stub=answer["stub"], where=where))
     if "raised" in answer:
         if on is None:
-            return CheckFailed(say("harness.raised", calls=calls, error=answer["raised"], where=answer.get("where", "?")))
-        return CheckFailed(say("harness.raised_on", calls=calls, error=answer["raised"],
-                               where=answer.get("where", "?"), on=on))
+            return CheckFailed(say("harness.raised", calls=calls, error=answer["raised"], where=where))
+        return CheckFailed(say("harness.raised_on", calls=calls, error=answer["raised"], where=where, on=on))
     return None
 
 
