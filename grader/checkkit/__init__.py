@@ -4,6 +4,8 @@ is one module on shared helpers).
 * failures.py  - CheckFailed, short, short_end, differing, expect_equal
 * context.py   - CheckContext (`ctx`): run the lab's agent or a harness, scratch dirs, seeded inputs
 * children.py  - evidence from a failed child, expected exit status, JSON output
+* harnesskit.py - the harness side of a harness (runs in the lab child: call, capture, report)
+* harnessrun.py - its grader side (ctx.harness_json, ctx.harness_answers, ctx.harness_problem)
 * messages.py  - the message catalogue (student-facing text lives in TOML)
 * waiting.py   - wait_until
 * sessionlog.py - the lenient reader of session logs (the log format is a course contract)

@@ -17,7 +17,8 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.checkkit import children
+from grader.checkkit import children, harnessrun
+from grader.checkkit.failures import CheckFailed
 from grader.checkkit.messages import Messages
 from grader.course import Course, Day
 from grader.spawn import Child, ChildResult, LabRunner, run, scaled
@@ -123,10 +124,47 @@ class CheckContext:
 
     def harness(self, name: str, code: str | None = None) -> Path:
         """A harness script (grader code that imports the lab) in a scratch dir: `code`, or
-        the day's own `harnesses/<name>.py`."""
+        the day's own `harnesses/<name>.py`; beside it the kit's harness side, which the
+        script can import as `harnesskit` (grader/checkkit/harnesskit.py)."""
         if code is None:
             code = (self.fixtures / "harnesses" / f"{name}.py").read_text(encoding="utf-8")
-        return self.runner.write_harness(self.tmp(f"harness-{name}"), name, code)
+        directory = self.tmp(f"harness-{name}")
+        harnessrun.write_kit(directory)
+        return self.runner.write_harness(directory, name, harnessrun.loader(name, self.course.agent.package) + code)
+
+    def harness_json(self, name: str, job: dict, *, calls: str, on=None, label: str | None = None,
+                     script: Path | None = None, code: str | None = None, timeout: float = TOOL_TIMEOUT,
+                     **options) -> dict:
+        """Run harness `name` on `job` and return its one answer (the last it reported).
+        No answer: "died"; a stub or an exception: "stub", "raised" (naming `calls`, what the
+        harness called, and `on`, what it was given). `script`: one written before by
+        `ctx.harness`, so that a second attempt has the same reproduce line; `label`: the job
+        file's name (default `name`)."""
+        answers, result = harnessrun.run(self, name, job, calls=calls, label=label, script=script, code=code,
+                                         timeout=timeout, **options)
+        if not answers:
+            raise CheckFailed(self.say("harness.died", calls=calls), seen=self.evidence(result))
+        found = harnessrun.problem(self.say, answers[-1], calls, on)
+        if found:
+            raise found
+        return answers[-1]
+
+    def harness_answers(self, name: str, job: dict, *, count: int, calls: str, label: str | None = None,
+                        script: Path | None = None, code: str | None = None, timeout: float = TOOL_TIMEOUT,
+                        **options) -> list[dict]:
+        """Run harness `name` on `job` and return its `count` answers (one per input), in order.
+        Fewer: "died" after so many. An answer that is a stub or an exception stays in the
+        list, for the check to say with what it was given (`ctx.harness_problem`)."""
+        answers, result = harnessrun.run(self, name, job, calls=calls, label=label, script=script, code=code,
+                                         timeout=timeout, **options)
+        if len(answers) != count:
+            raise CheckFailed(self.say("harness.died_after", calls=calls, total=count, done=len(answers)),
+                              seen=self.evidence(result))
+        return answers
+
+    def harness_problem(self, answer: dict, calls: str, on=None) -> CheckFailed | None:
+        """The CheckFailed for an answer that is a stub or an exception, else None."""
+        return harnessrun.problem(self.say, answer, calls, on)
 
     def run_harness(self, script: Path, *args: str, cwd: Path | None = None, timeout: float = TOOL_TIMEOUT,
                     **options) -> ChildResult:

@@ -5,7 +5,6 @@ build_request's requests sent to the fake server).
 
 from __future__ import annotations
 
-import json
 import re
 import socket
 from contextlib import contextmanager
@@ -19,42 +18,10 @@ BANNER = "model:"   # the start line (mca/gateway/__init__.py `describe`), on st
 
 # --------------------------------------------------------------------------- harnesses
 
-def harness_answers(ctx, name: str, job: dict, label: str) -> tuple[list[dict], ChildResult]:
-    """Run harnesses/<name>.py on `job`; the JSON objects it printed (its own lines only)."""
-    script = ctx.harness(name)
-    path = script.parent / f"{label}.json"
-    path.write_text(json.dumps(job, ensure_ascii=False), encoding="utf-8")
-    result = ctx.run_harness(script, str(path))
-    answers = []
-    for line in result.stdout.split("\n"):  # not splitlines(): the lab's own prints may hold U+2028
-        try:
-            value = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(value, dict) and value.get("harness") == name:
-            answers.append(value)
-    return answers, result
-
-
-def stub_or_raised(say, function: str, answer: dict, on: str) -> CheckFailed | None:
-    """A CheckFailed for an answer that is a stub or an exception, naming what it was given."""
-    if "stub" in answer:
-        return CheckFailed(say("harness.stub", function=function, stub=answer["stub"]))
-    if "raised" in answer:
-        return CheckFailed(say("harness.raised", function=function, error=answer["raised"],
-                               where=answer.get("where"), on=on))
-    return None
-
-
 def chat_turns(ctx, users: list[str], replies: list[str], label: str) -> list[list[dict]]:
     """The message list each turn handed to the gateway, for a conversation of len(users) turns."""
-    answers, result = harness_answers(ctx, "chat_turns", {"users": users, "replies": replies}, label)
-    if not answers:
-        raise CheckFailed(ctx.say("harness.died", function="Chat.ask", total=len(users)), seen=ctx.evidence(result))
-    answer = answers[-1]
-    problem = stub_or_raised(ctx.say, "Chat.ask", answer, ctx.say("what.turn", number=answer.get("turns_done", 0) + 1))
-    if problem:
-        raise problem
+    answer = ctx.harness_json("chat_turns", {"users": users, "replies": replies}, calls="Chat.ask", label=label,
+                              on=lambda found: ctx.say("what.turn", number=found.get("turns_done", 0) + 1))
     requests = answer.get("requests") or []
     if len(requests) != len(users):
         raise CheckFailed(ctx.say("history.calls", turns=len(users), calls=len(requests)))

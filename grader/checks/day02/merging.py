@@ -77,20 +77,7 @@ def one_call_cases(rng: random.Random) -> list[tuple[str, tuple[str, str, dict],
 
 def merged(ctx, cases: list[list[dict]]) -> list[dict]:
     """The harness's answer for each case (calls merged by the lab's merge_chunk)."""
-    script = ctx.harness("merge")
-    job = script.parent / "merge.json"
-    job.write_text(json.dumps({"cases": cases}, ensure_ascii=False), encoding="utf-8")
-    result = ctx.run_harness(script, str(job))
-    answers = []
-    for line in result.stdout.split("\n"):
-        try:
-            answers.append(json.loads(line))
-        except ValueError:
-            continue  # the lab's own prints
-    if len(answers) != len(cases):
-        raise CheckFailed(ctx.say("merge.harness_died", done=len(answers), total=len(cases)),
-                          seen=ctx.evidence(result))
-    return answers
+    return ctx.harness_answers("merge", {"cases": cases}, count=len(cases), calls="merge_chunk")
 
 
 def call_problem(say, what: str, expected: tuple[str, str, dict], seen: dict) -> CheckFailed | None:

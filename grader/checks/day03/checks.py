@@ -79,7 +79,7 @@ def test_answers_from_file(ctx):
 
 
 def test_every_call_answered(ctx):
-    """A reply with several tool calls (a repeated one and one with broken arguments among them): every call is run, the ones after the broken one too, and the next request carries one tool message per call, in the order of the calls, each with its call's id and its own result (an `error:` result for the broken one); after a reply without calls the turn ends."""
+    """A reply with several tool calls (a repeated one and one with broken arguments among them): every call is run, the ones after the broken one too, and the next request carries one tool message per call, in the order of the calls, each with its call's id and its own result (an `error:` result for the broken one)."""
     say = ctx.say
     rng = ctx.rng("every-call-answered")
     model = model_name(rng)
@@ -260,7 +260,7 @@ def _middle(say, text: str, cut: str) -> str:
 
 
 def test_truncation_declared(ctx):
-    """A result longer than the limit is cut to at most the limit, laid out as its start, a note saying how much was cut of how much, its end, and keeps as much of the two ends as the room leaves (a generated 200 KB file read through the registry, and texts just under, at, just over and far over random limits of 200 characters and more); a result that fits comes back unchanged."""
+    """A result longer than the limit is cut to at most the limit, laid out as its start, a note saying how much was cut of how much, its end, and keeps as much of the two ends as the room leaves (a generated 200 KB file read through the registry, and texts just under, at, just over and far over random limits of 200 characters and more)."""
     say = ctx.say
     rng = ctx.rng("truncation-declared")
     pairs = _limits_and_lengths(rng)
@@ -411,7 +411,7 @@ def _escape_scene(ctx, rng):
 
 
 def test_path_escape_refused(ctx):
-    """Every path that leaves the workdir - .., an absolute path, a directory whose name merely starts like the workdir's, a symlink or linked directory pointing out, a path out to nothing that exists - is refused by read_file, list_dir and grep with an error result naming the path, and nothing outside is read; paths that stay inside (absolute, with .., through a link inside, a name starting with ..) work, also when the workdir itself is reached through a symlink, and grep of the workdir skips links pointing out."""
+    """Every path that leaves the workdir - .., an absolute path, a directory whose name merely starts like the workdir's, a symlink or linked directory pointing out, a path out to nothing that exists - is refused by read_file, list_dir and grep with an error result naming the path, and nothing outside is read."""
     say = ctx.say
     rng = ctx.rng("path-escape-refused")
     workdir, plain, refused, allowed, secrets = _escape_scene(ctx, rng)
@@ -479,7 +479,7 @@ def _bad_calls(say, rng, good_file: str, good_text: str):
 
 
 def test_bad_args_become_result(ctx):
-    """Broken calls - arguments that are not JSON, a missing argument, an argument of the wrong type, a tool that does not exist, a tool that refuses (a file listed as a folder, a pattern that is not a regular expression) - each come back as an `error:` result naming what was wrong, never an exception; a good call among them still runs, and one whose text is three times the limit comes back cut."""
+    """Broken calls - arguments that are not JSON, a missing argument, an argument of the wrong type, a tool that does not exist, a tool that refuses (a file listed as a folder, a pattern that is not a regular expression) - each come back as an `error:` result naming what was wrong, never an exception."""
     say = ctx.say
     rng = ctx.rng("bad-args-become-result")
     workdir = ctx.workspace("bad-args-become-result").resolve()
@@ -538,7 +538,7 @@ READ_TOOLS = ("read_file", "list_dir", "grep")
 
 
 def test_read_tools_marked(ctx):
-    """The registry offers read_file, list_dir and grep, each marked read_only (the flag day 5's gate trusts), with a schema naming its parameters; a name it does not know is not read-only."""
+    """The registry offers read_file, list_dir and grep, each marked read_only (the flag day 5's gate trusts), with a schema naming its parameters."""
     say = ctx.say
     workdir = ctx.workspace("read-tools-marked").resolve()
     answer = run_ops(ctx, "read-tools-marked", workdir, [{"op": "tools"}])[0]

@@ -2,31 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-
-from grader.checkkit import CheckFailed
-
-PREFIX = "@grader "
 
 
 def run_ops(ctx, label: str, workdir: Path, ops: list[dict]) -> list[dict]:
     """One answer per op, in order; a child that dies before the last one fails the check."""
-    script = ctx.harness("tools")
-    job = script.parent / "job.json"
-    job.write_text(json.dumps({"workdir": str(workdir), "ops": ops}, ensure_ascii=False), encoding="utf-8")
-    result = ctx.run_harness(script, str(job))  # from a directory of its own: paths are the workdir's, not the cwd's
-    answers = []
-    for line in result.stdout.split("\n"):
-        if line.startswith(PREFIX):
-            try:
-                answers.append(json.loads(line[len(PREFIX):]))
-            except ValueError:
-                continue
-    if len(answers) != len(ops):
-        raise CheckFailed(ctx.say("harness.died", done=len(answers), total=len(ops), label=label),
-                          seen=ctx.evidence(result))
-    return answers
+    # from a directory of its own: paths are the workdir's, not the cwd's
+    return ctx.harness_answers("tools", {"workdir": str(workdir), "ops": ops}, count=len(ops),
+                               calls=ctx.say("harness.tools", label=label), label="job")
 
 
 def call_op(call_id: str, name: str, args: object = None, raw: str | None = None) -> dict:

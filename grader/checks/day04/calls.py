@@ -9,39 +9,13 @@ the grader, before and after.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.checkkit import CheckFailed, ChildResult
+from grader.checkkit import CheckFailed
 from grader.checkkit.failures import short
 from grader.checkkit.messages import Messages
-
-
-def harness_answer(ctx, name: str, job: dict, label: str, timeout: float = 10,
-                   script: Path | None = None) -> tuple[dict, ChildResult]:
-    """Run harnesses/<name>.py (or `script`, written before) on `job`; the last JSON object it
-    printed as its own. The same script and label run again is one reproduce line."""
-    script = script or ctx.harness(name)
-    path = script.parent / f"{label}.json"
-    path.write_text(json.dumps(job, ensure_ascii=False), encoding="utf-8")
-    result = ctx.run_harness(script, str(path), timeout=timeout)
-    found = None
-    for line in result.stdout.split("\n"):  # not splitlines(): the lab's own prints may hold U+2028
-        try:
-            value = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(value, dict) and value.get("harness") == name:
-            found = value
-    if found is None:
-        raise CheckFailed(ctx.say("harness.died", what=label), seen=ctx.evidence(result))
-    if "stub" in found:
-        raise CheckFailed(ctx.say("harness.stub", stub=found["stub"], where=found.get("where")))
-    if "raised" in found:
-        raise CheckFailed(ctx.say("harness.import", error=found["raised"], where=found.get("where")))
-    return found, result
 
 
 def tool_calls(ctx, label: str, workdir: Path, calls: list, *, timeout: float = 10, umask: int | None = None,
@@ -51,13 +25,8 @@ def tool_calls(ctx, label: str, workdir: Path, calls: list, *, timeout: float = 
     deadline = deadline or timeout + 5
     job = {"workdir": str(workdir), "timeout": timeout, "umask": umask, "calls": calls,
            "watch": str(watch) if watch else None, "deadline": deadline}
-    answer, result = harness_answer(ctx, "tool_calls", job, label, timeout=deadline * len(calls) + 10)
-    results = answer.get("results") or []
-    if results and "hung" in results[-1]:
-        results += [{"hung": deadline}] * (len(calls) - len(results))
-    if len(results) != len(calls):
-        raise CheckFailed(ctx.say("harness.died", what=label), seen=ctx.evidence(result))
-    return results
+    return ctx.harness_answers("tool_calls", job, count=len(calls), calls="ToolRegistry.run", label=label,
+                               timeout=deadline * len(calls) + 10)
 
 
 def stub_in(ctx, entry: dict, tool: str) -> None:
@@ -66,7 +35,7 @@ def stub_in(ctx, entry: dict, tool: str) -> None:
     if "hung" in entry:
         raise CheckFailed(ctx.say("tool.hung", tool=tool, seconds=entry["hung"]))
     if "stub" in entry:
-        raise CheckFailed(ctx.say("harness.stub", stub=entry["stub"], where=entry.get("where")))
+        raise ctx.harness_problem(entry, tool)
     if "raised" in entry:
         raise CheckFailed(ctx.say("tool.raised", tool=tool, error=entry["raised"], where=entry.get("where")))
 

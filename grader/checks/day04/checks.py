@@ -33,7 +33,7 @@ from grader.checkkit import CheckFailed
 from grader.checkkit.draws import CJK_WORDS, EMOJI, mixed_text
 
 from . import inputs
-from .calls import (Stamp, harness_answer, read_text, refused, said, sha, stub_in, tool_calls, tree,
+from .calls import (Stamp, read_text, refused, said, sha, stub_in, tool_calls, tree,
                     write_text)
 
 PROMPT = "run the tests and fix the failing case"
@@ -75,7 +75,7 @@ def tool_lines(stderr: str) -> tuple[list[str], list[tuple[str, str]]]:
 
 
 def test_fix_and_verify(ctx):
-    """With the mock, "run the tests and fix the failing case" runs the suite, edits the one line of calc.py that lets a zero divisor through, runs the suite again and reports the drawn number of tests all passing; every other byte of the workspace is untouched."""
+    """With the mock, "run the tests and fix the failing case" runs the suite, edits the one line of calc.py that lets a zero divisor through, runs the suite again and reports the drawn number of tests all passing."""
     say, rng = ctx.say, ctx.rng("fix-and-verify")
     ws = ctx.workspace("fix-and-verify")
     calc = ws / "calc.py"
@@ -146,7 +146,7 @@ def unchanged(ctx, entry: dict, before: dict, kind: str, count: int = 0) -> None
 
 
 def test_edit_ambiguous_refused(ctx):
-    """edit_file refuses old text that appears 2 or 3 times (a whole line, or a piece inside lines, twice on one of them) and says how many times; the file is not written at all; text that appears once is replaced, once."""
+    """edit_file refuses old text that appears 2 or 3 times (a whole line, or a piece inside lines, twice on one of them) and says how many times."""
     say, rng = ctx.say, ctx.rng("edit-ambiguous-refused")
     work = ctx.tmp("edit-ambiguous") / "work"
     name = inputs.file_name(rng, ".py")
@@ -175,7 +175,7 @@ def test_edit_ambiguous_refused(ctx):
 
 
 def test_edit_missing_refused(ctx):
-    """edit_file refuses old text that is not in the file (a near miss, other whitespace, text from elsewhere, one letter in another case, one letter replaced by a regex `.`); the file is not written at all; text that is there is replaced."""
+    """edit_file refuses old text that is not in the file (a near miss, other whitespace, text from elsewhere, one letter in another case, one letter replaced by a regex `.`)."""
     say, rng = ctx.say, ctx.rng("edit-missing-refused")
     work = ctx.tmp("edit-missing") / "work"
     name = inputs.file_name(rng, ".py")
@@ -200,7 +200,7 @@ def test_edit_missing_refused(ctx):
 # --------------------------------------------------------------------------- E2: the time limit
 
 def test_timeout_kills_group(ctx):
-    """A command that starts a grandchild (it writes its PID to a file, and ignores SIGTERM) and outlives its time limit: the tool returns within the limit plus 2 s, and afterwards neither the shell nor the grandchild is running; a process that left the command's group and still holds its output pipe does not keep the tool waiting (the drain after the kill is bounded)."""
+    """A command that starts a grandchild (it writes its PID to a file, and ignores SIGTERM) and outlives its time limit: the tool returns within the limit plus 2 s, and afterwards neither the shell nor the grandchild is running."""
     say, rng = ctx.say, ctx.rng("timeout-kills-group")
     work = ctx.tmp("timeout-kills-group") / "work"
     work.mkdir()
@@ -213,14 +213,15 @@ def test_timeout_kills_group(ctx):
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": 2.5, "settle": 0.5,
            "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files}
     script = ctx.harness("timeout_group")
-    answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-kills-group", timeout=limit + 10, script=script)
+    answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-kills-group",
+                              timeout=limit + 10, script=script)
     if not (answer.get("pids_written") or {}).get("grandchild"):  # a loaded machine: once more, with time to start
         for name in files.values():
             (work / name).unlink(missing_ok=True)
         limit = job["timeout"] = round(limit * 4, 2)
         job["token"] = uuid.uuid4().hex
-        answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-kills-group", timeout=limit + 10,
-                                   script=script)
+        answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-kills-group",
+                                  timeout=limit + 10, script=script)
     seconds, alive = answer.get("seconds"), answer.get("alive") or {}
     if not (answer.get("pids_written") or {}).get("grandchild"):
         raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
@@ -258,7 +259,8 @@ def escaped_pipe_holder(ctx, rng, work: Path) -> None:
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": grace, "settle": 0.5,
            "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files, "wait_for": ["shell"]}
     script = ctx.harness("timeout_group")
-    answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped", timeout=limit + grace + 10, script=script)
+    answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-escaped",
+                              timeout=limit + grace + 10, script=script)
     if not (answer.get("pids_written") or {}).get("escaped"):
         # A loaded machine: once more, with time to start. The same script and job file, so
         # the report (its reproduce line) does not depend on how busy the machine was.
@@ -266,8 +268,8 @@ def escaped_pipe_holder(ctx, rng, work: Path) -> None:
             (work / name).unlink(missing_ok=True)
         limit = job["timeout"] = round(limit * 4, 2)
         job["token"] = uuid.uuid4().hex
-        answer, _ = harness_answer(ctx, "timeout_group", job, "timeout-escaped", timeout=limit + grace + 10,
-                                   script=script)
+        answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-escaped",
+                                  timeout=limit + grace + 10, script=script)
     if not (answer.get("pids_written") or {}).get("escaped"):
         raise CheckFailed(say("timeout.no_grandchild", limit=limit), seen=said(answer.get("result") or {}))
     if not answer.get("returned"):
@@ -284,7 +286,7 @@ def came_back(say, answer: dict) -> str:
 
 
 def test_timeout_reported(ctx):
-    """A command that keeps printing is still stopped at its time limit and comes back as a result that says "timed out after N s" with that limit; a quick command comes back with its output and no such words."""
+    """A command that keeps printing is still stopped at its time limit and comes back as a result that says "timed out after N s" with that limit."""
     say, rng = ctx.say, ctx.rng("timeout-reported")
     work = ctx.tmp("timeout-reported") / "work"
     work.mkdir()
@@ -325,7 +327,7 @@ def statuses(text: str) -> list[int]:
 
 
 def test_exit_status_reported(ctx):
-    """run_command's result carries the command's exit status: a drawn non-zero status, with or without output, and never a wrong one; a command that exits non-zero, or is not found, is a failed call, and one that succeeds is not."""
+    """run_command's result carries the command's exit status: a drawn non-zero status, with or without output, and never a wrong one."""
     say, rng = ctx.say, ctx.rng("exit-status-reported")
     work = ctx.tmp("exit-status") / "work"
     work.mkdir()
@@ -360,7 +362,7 @@ def test_exit_status_reported(ctx):
 
 
 def test_stderr_captured(ctx):
-    """run_command's result holds what the command wrote to stdout and to stderr, even bytes that are not UTF-8; a long stream (well past a pipe's 64 KB) is read while the command runs, cut on its own, keeping its start and its end, and the cut is declared; a short one is whole."""
+    """run_command's result holds what the command wrote to stdout and to stderr, even bytes that are not UTF-8."""
     say, rng = ctx.say, ctx.rng("stderr-captured")
     work = ctx.tmp("stderr-captured") / "work"
     work.mkdir()
@@ -408,7 +410,7 @@ def test_stderr_captured(ctx):
 # --------------------------------------------------------------------------- E3: write_file
 
 def test_write_outside_refused(ctx):
-    """write_file refuses `../NAME`, an absolute path outside, a path through a symlinked directory that leads out, a symlink to a file outside, and paths outside into directories that do not exist yet, writing nothing outside, not even a directory; inside, it writes a new file in new directories and a path with `..` that stays in."""
+    """write_file refuses `../NAME`, an absolute path outside, a path through a symlinked directory that leads out, a symlink to a file outside, and paths outside into directories that do not exist yet, writing nothing outside, not even a directory."""
     say, rng = ctx.say, ctx.rng("write-outside-refused")
     root = ctx.tmp("write-outside")
     work, outside = root / "work", root / "outside"
@@ -462,7 +464,7 @@ STEPS = {"new": "what.step_new", "overwrite": "what.step_overwrite"}  # the clea
 
 
 def test_write_is_atomic(ctx):
-    """A process writing a large file with write_file, SIGKILLed at 20 random moments spread over a whole write (its last step too), always leaves the old content or one new content whole, never a mix; killed the moment its rename onto the target returns, the target already holds the new content whole, and the file renamed went through os.fsync first; the first write of a new file, killed at random moments and at the moment the target's own name is opened for writing, leaves no file or the whole one, never a truncated one under the target's name; a rewrite replaces the file (a new inode), not its bytes in place; a write still works when the system's temp directory is unusable (the temp file is beside the target); a clean write, a rewrite and a write that fails leave no temp file behind."""
+    """A process writing a large file with write_file, SIGKILLed at 20 random moments spread over a whole write (its last step too), always leaves the old content or one new content whole, never a mix."""
     say, rng = ctx.say, ctx.rng("write-is-atomic")
     work = ctx.tmp("write-is-atomic") / "work"
     clean_dir = inputs.word(rng)
@@ -488,7 +490,8 @@ def test_write_is_atomic(ctx):
     job = {"workdir": str(work), "path": f"{kills_dir}/{inputs.file_name(rng)}", "old": old,
            "versions": versions, "phases": [round(rng.uniform(0.05, 1.6), 3) for _ in range(20)], "quick": quick,
            "fresh": fresh, "system_temp": str(ctx.tmp("write-is-atomic-temp") / inputs.word(rng)), "clean": clean}
-    answer, _ = harness_answer(ctx, "atomic_writer", job, "write-is-atomic", timeout=ctx.scaled(60))
+    answer = ctx.harness_json("atomic_writer", job, calls="write_file", label="write-is-atomic",
+                              timeout=ctx.scaled(60))
     steps = answer.get("clean") or {}
     first = steps.get("new") or {}
     stub_in(ctx, first, "write_file")
@@ -559,7 +562,7 @@ def test_write_is_atomic(ctx):
 # --------------------------------------------------------------------------- bonus
 
 def test_crlf_edit(ctx):
-    """An edit given with \\n line ends on a file with \\r\\n line ends keeps every line end \\r\\n; the same edit on a \\n file leaves no \\r."""
+    """An edit given with \\n line ends on a file with \\r\\n line ends keeps every line end \\r\\n."""
     say, rng = ctx.say, ctx.rng("crlf-edit")
     work = ctx.tmp("crlf-edit") / "work"
     lines = inputs.distinct_lines(rng, rng.randint(8, 12))
@@ -592,7 +595,7 @@ def test_crlf_edit(ctx):
 
 
 def test_mode_kept(ctx):
-    """write_file and edit_file keep an existing file's permission bits; a new file gets the ones the umask gives (0666 minus the umask), not a temp file's private 0600."""
+    """write_file and edit_file keep an existing file's permission bits."""
     say, rng = ctx.say, ctx.rng("mode-kept")
     work = ctx.tmp("mode-kept") / "work"
     umask = rng.choice([0o022, 0o027, 0o002, 0o007])

@@ -25,7 +25,7 @@ import re
 from contextlib import ExitStack
 from pathlib import Path
 
-from grader.checkkit import CheckFailed, wait_until
+from grader.checkkit import CheckFailed, harnessrun, wait_until
 
 from . import rules as R
 from .live import (WAIT, Call, Round, Script, agent_env, chat_requests, finish, planted, prompts, screen_tail,
@@ -52,7 +52,7 @@ def _until(ctx, predicate) -> None:
 # --------------------------------------------------------------------------- no rule: the defaults
 
 def test_read_only_auto(ctx):
-    """read_file, list_dir and grep run with no prompt on a terminal and return their real results; a write_file later in the same turn still asks."""
+    """read_file, list_dir and grep run with no prompt on a terminal and return their real results."""
     say, rng = ctx.say, ctx.rng("read-only-auto")
     ws = ctx.workspace("read-only-auto")
     name, line = planted(ws, rng, "notes")
@@ -96,7 +96,7 @@ def test_read_only_auto(ctx):
 
 
 def test_write_asks(ctx):
-    """edit_file asks on the terminal and waits: the file is untouched while the prompt is up; typing y runs the edit and its result goes back to the model."""
+    """edit_file asks on the terminal and waits: the file is untouched while the prompt is up."""
     say, rng = ctx.say, ctx.rng("write-asks")
     ws = ctx.workspace("write-asks")
     name, line = planted(ws, rng, "draft")
@@ -138,30 +138,13 @@ def _decisions(ctx, label: str, rule_set: R.RuleSet, rng) -> list[dict]:
     R.write_workdir(rng, work, rule_set)
     job = {"workdir": str(work), "extra": [r.text() for r in rule_set.extra],
            "calls": [{"name": c.name, "args": c.args, "answer": c.answer} for c in rule_set.cases]}
-    script = ctx.harness("decide")
-    path = script.parent / "job.json"
-    path.write_text(json.dumps(job, ensure_ascii=False), encoding="utf-8")
-    result = ctx.run_harness(script, str(path))
-    answers = {}
-    for text in result.stdout.split("\n"):
-        try:
-            value = json.loads(text)
-        except ValueError:
-            continue
-        if isinstance(value, dict) and value.get("harness") == "decide":
-            answers[value.get("i")] = value
-    if -1 in answers:
-        raise CheckFailed(ctx.say("gate.broken", error=answers[-1]["raised"], where=answers[-1]["where"]))
-    for i, case in enumerate(rule_set.cases):
-        answer = answers.get(i)
-        if answer is None:
-            raise CheckFailed(ctx.say("gate.died", count=len(rule_set.cases), at=i + 1), seen=ctx.evidence(result))
-        if "stub" in answer:
-            raise CheckFailed(ctx.say("gate.stub", stub=answer["stub"]))
-        if "raised" in answer:
-            raise CheckFailed(ctx.say("gate.raised", error=answer["raised"], where=answer["where"],
-                                      call=_shown(case)))
-    return [answers[i] for i in range(len(rule_set.cases))]
+    gate = ctx.say("harness.gate")
+    answers = ctx.harness_answers("decide", job, count=len(rule_set.cases), calls=gate, label="job")
+    for case, answer in zip(rule_set.cases, answers):
+        problem = ctx.harness_problem(answer, gate, on=_shown(case))
+        if problem:
+            raise problem
+    return answers
 
 
 def _action(answer: dict) -> str:
@@ -294,7 +277,7 @@ def _judge_session(ctx, rule_set: R.RuleSet, answers: list[dict]) -> None:
 
 
 def test_always_remembered(ctx):
-    """Answering always on the terminal lets later calls of the same kind (the same program, other arguments) run without a prompt; another program still asks, and a new session asks again. Always never overrides a deny, a compound with another program still asks, and a plain y approves one call."""
+    """Answering always on the terminal lets later calls of the same kind (the same program, other arguments) run without a prompt."""
     say, rng = ctx.say, ctx.rng("always-remembered")
     session = R.always_session(rng)
     _judge_session(ctx, session, _decisions(ctx, "always-session", session, rng))
@@ -368,28 +351,23 @@ def _asker_job(ctx, rng, label: str, stdin: str, tty_out: bool = False, text: st
 
 
 def _asker_answers(job: Path) -> dict:
-    found = {}
     answers = job.parent / "answers.jsonl"
-    for text in (answers.read_text(encoding="utf-8").split("\n") if answers.is_file() else []):
-        try:
-            value = json.loads(text)
-        except ValueError:
-            continue
-        if isinstance(value, dict) and value.get("harness") == "asker":
-            found[value.get("i")] = value
-    return found
+    text = answers.read_text(encoding="utf-8") if answers.is_file() else ""
+    return {value.get("i", -1): value for value in harnessrun.tagged(text, "asker")}  # -1: the set-up failed
 
 
 def _judge_asker(ctx, answers: dict, how: str, result) -> None:
     say = ctx.say
     if -1 in answers:
-        raise CheckFailed(say("tty.raised", how=how, error=answers[-1]["raised"], where=answers[-1]["where"]))
+        raise CheckFailed(say("tty.raised", how=how, error=answers[-1].get("raised") or answers[-1].get("stub"),
+                              where=answers[-1]["where"]))
     for i in (0, 1):
         answer = answers.get(i)
         if answer is None:
             raise CheckFailed(say("tty.died", how=how), seen=ctx.evidence(result))
-        if "raised" in answer:
-            raise CheckFailed(say("tty.raised", how=how, error=answer["raised"], where=answer["where"]))
+        if "raised" in answer or "stub" in answer:
+            raise CheckFailed(say("tty.raised", how=how, error=answer.get("raised") or answer.get("stub"),
+                                  where=answer["where"]))
         if answer["allowed"]:
             raise CheckFailed(say("tty.allowed", how=how), expected=say("brief.not_allowed"), seen=say("brief.allowed"))
         if NO_ONE not in answer["reason"]:

@@ -120,31 +120,29 @@ def asked(ctx) -> Asked:
     backoff = [[a, None] for a in range(11) for _ in range(DRAWS)]
     rng.shuffle(backoff)
     run = Asked(statuses, after, backoff)
-    script = ctx.harness("retry")
-    job = script.parent / "job.json"
-    job.write_text(json.dumps({"statuses": statuses, "delays": after + backoff}), encoding="utf-8")
-    result = ctx.run_harness(script, str(job), extra_env={"MCA_TIME_SCALE": "0.01"})
+    job = {"statuses": statuses, "delays": after + backoff}
     try:
-        answer = json.loads(result.stdout.strip().split("\n")[-1])
-        delays = answer.get("delays") or []
-        run.answer = {"retry": answer.get("retry") or [], "after": delays[:len(after)],
-                      "backoff": delays[len(after):] if len(delays) == len(after) + len(backoff) else []}
-    except (ValueError, IndexError, AttributeError):
-        run.problem = CheckFailed(ctx.say("harness.died"), seen=ctx.evidence(result))
+        answer = ctx.harness_json("retry", job, calls=ctx.say("harness.functions"), label="job",
+                                  extra_env={"MCA_TIME_SCALE": "0.01"})
+    except CheckFailed as problem:
+        run.problem = problem
+        return run
+    delays = answer.get("delays") or []
+    run.answer = {"retry": answer.get("retry") or [], "after": delays[:len(after)],
+                  "backoff": delays[len(after):] if len(delays) == len(after) + len(backoff) else []}
     return run
 
 
 def _broken(ctx, answer, what: str) -> None:
-    if isinstance(answer, dict):
-        key = "harness.stub" if "stub" in answer else "harness.raised"
-        raise CheckFailed(ctx.say(key, what=what, error=answer.get("stub") or answer.get("raised"),
-                                  where=answer.get("where")))
+    problem = ctx.harness_problem(answer, what) if isinstance(answer, dict) else None
+    if problem:
+        raise problem
 
 
 # --------------------------------------------------------------------------- E5: errors are information
 
 def test_tool_error_fed_back(ctx):
-    """Tools that raise inside their own code (a missing file, a binary file, a path under a file) each give the model a result that reads as an error (in any words: `error: ...`, `... failed: ...`, an exception's name) and says what went wrong, shown as failed; the model's next call reads the right file and the turn ends with its answer."""
+    """Tools that raise inside their own code (a missing file, a binary file, a path under a file) each give the model a result that reads as an error (in any words: `error: ...`, `... failed: ...`, an exception's name) and says what went wrong, shown as failed."""
     say, rng = ctx.say, ctx.rng("tool-error-fed-back")
     model = model_name(ctx, "tool-error-fed-back")
     ws = ctx.workspace("tool-error-fed-back")
@@ -213,7 +211,7 @@ def _transient_statuses(rng, count: int) -> list[int]:
 
 
 def test_transient_retried(ctx):
-    """The server answers with transient statuses (drawn from 408, 409, 429 and 5xx) two or three times, then with a reply: as many requests plus one, each with the same history, one reply on stdout and exit 0; a reply that breaks after its first words is not retried."""
+    """The server answers with transient statuses (drawn from 408, 409, 429 and 5xx) two or three times, then with a reply: as many requests plus one, each with the same history, one reply on stdout and exit 0."""
     say, rng = ctx.say, ctx.rng("transient-retried")
     model = model_name(ctx, "transient-retried")
     statuses = _transient_statuses(rng, rng.choice((2, 3)))
@@ -268,7 +266,7 @@ def _sweep(ctx, asked: Asked) -> None:
 
 
 def test_not_retried(ctx, asked):
-    """A 401, and a 400, 403 or 404, each get exactly one request, one error line naming the status and exit 1; asked directly, should_retry says yes to exactly 408, 409, 429, every 5xx and a lost connection."""
+    """A 401, and a 400, 403 or 404, each get exactly one request, one error line naming the status and exit 1."""
     say, rng = ctx.say, ctx.rng("not-retried")
     model = model_name(ctx, "not-retried")
     statuses = (401, rng.choice((400, 403, 404)))
@@ -306,7 +304,7 @@ def _expect_pause(ctx, gap: float, least: float, most: float, what: str, asked: 
 
 
 def test_retry_after_honoured(ctx, asked):
-    """After a plain 503, a 429 and a 503 carrying Retry-After (seconds, or an HTTP date, both longer than the usual pause) are each retried no sooner than asked and not much later; asked directly, backoff_delay returns the Retry-After, capped at 120 s."""
+    """After a plain 503, a 429 and a 503 carrying Retry-After (seconds, or an HTTP date, both longer than the usual pause) are each retried no sooner than asked and not much later."""
     say, rng = ctx.say, ctx.rng("retry-after-honoured")
     model = model_name(ctx, "retry-after-honoured")
     scale = 0.02
@@ -381,7 +379,7 @@ def _failing_run(ctx, name: str, rng, model: str, again: bool = False) -> list[f
 
 
 def test_backoff_grows_capped(ctx, asked):
-    """Five transient failures in a row: 1 + 3 retries and no more, each pause at least half of 0.5 s x 2^n (scaled), the last longer than the first; asked directly, backoff_delay keeps every pause between half and all of min(0.5 s x 2^n, 8 s), different from draw to draw and spread over at least 4 % of the nominal pause."""
+    """Five transient failures in a row: 1 + 3 retries and no more, each pause at least half of 0.5 s x 2^n (scaled), the last longer than the first."""
     say, rng = ctx.say, ctx.rng("backoff-grows-capped")
     model = model_name(ctx, "backoff-grows-capped")
     cases, attempts = asked.backoff, range(11)
@@ -616,7 +614,7 @@ def _guard_plan(rng, files: dict[str, str], pattern: str, hit: str):
 
 
 def test_loop_guard(ctx):
-    """The same call (same tool, same arguments in any key order) made a third and a fourth time in a turn is blocked: the tool is not run (its result lacks what the tool finds), the result is not ok and tells the model why, and the turn goes on; other calls, the same tool with other arguments (the same values under swapped names, another pattern on the same path) and the same call in the next turn run; both turns end with the model's answer."""
+    """The same call (same tool, same arguments in any key order) made a third and a fourth time in a turn is blocked: the tool is not run (its result lacks what the tool finds), the result is not ok and tells the model why, and the turn goes on."""
     say, rng = ctx.say, ctx.rng("loop-guard")
     model = model_name(ctx, "loop-guard")
     ws = ctx.workspace("loop-guard")
@@ -681,7 +679,7 @@ def test_loop_guard(ctx):
 
 
 def test_round_cap(ctx):
-    """A model that asks for a new call in every reply: the turn stops after exactly 8 requests, with one error line that says so; every request is a valid chain."""
+    """A model that asks for a new call in every reply: the turn stops after exactly 8 requests, with one error line that says so."""
     say, rng = ctx.say, ctx.rng("round-cap")
     model = model_name(ctx, "round-cap")
     sent = []

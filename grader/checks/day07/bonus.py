@@ -18,7 +18,7 @@ from grader.checkkit.children import said
 from grader.checkkit.fakeserver import FakeModelServer, SSEStream, reply_status, reply_stream
 from grader.checkkit.sessionlog import chain_problem, described, logs_in, names, parse_lines, read_lines, shapes
 
-from .calls import call, failed_call, new_logs, scratch_with
+from .calls import call, new_logs, scratch_with
 from .live import (ROUND1, ROUND1_SHAPE, WAIT_TIMEOUT, history_problem, kill_during_tests, model_server, only_log,
                    workspace)
 
@@ -44,7 +44,7 @@ def test_resume_unknown_id(ctx):
 
 
 def test_damaged_then_continue(ctx):
-    """After a torn tail, resume reports the stop line and keeps working from the last valid point, sending that history once; a second resume keeps the new events and the damaged file is unchanged."""
+    """After a torn tail, resume reports the stop line and keeps working from the last valid point, sending that history once."""
     say = ctx.say
     rng = ctx.rng("damaged-then-continue")
     ws, sessions = workspace(ctx, "damaged-then-continue")
@@ -146,7 +146,7 @@ def test_unknown_type_tolerated(ctx):
     root = scratch_with(ctx, "unknown-type-tolerated", *logs)
     paths = [str(root / ".sessions" / log.file_name) for log in logs]
     for log, answer in zip(logs, call(ctx, "read_and_replay", paths, "unknown-type")):
-        problem = failed_call(ctx.say, ctx.say("what.read_or_replay"), answer, ctx.say("what.unknown_type_log"))
+        problem = ctx.harness_problem(answer, ctx.say("what.read_or_replay"), ctx.say("what.unknown_type_log"))
         if problem:
             raise problem
         seen = {k: answer.get(k) for k in ("events", "stopped_at", "replayed", "skipped")}
@@ -162,9 +162,7 @@ def test_append_is_incremental(ctx):
     line = '{"seq": %d, "ts": "2026-01-01T00:00:00.000Z", "type": "usage", "input_tokens": 1, "output_tokens": 1}\n'
     body = "".join(line % seq for seq in range(1, 10_001)).encode("utf-8")
     log.write_bytes(body)
-    result = ctx.run_harness(ctx.harness("append"), str(log), "10000", cwd=root)
-    ctx.expect_ok(result)
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = ctx.harness_json("append", {"log": str(log), "last_seq": 10000}, calls="SessionLog.append", cwd=root)
     if report.get("skip"):
         pytest.skip(ctx.say("bonus.no_proc_io"))
     now = log.read_bytes()
@@ -240,7 +238,7 @@ def test_errors_recorded(ctx):
 
 
 def test_missing_line(ctx):
-    """A log with one line removed from the middle stops reading at the gap; resume says where, continues in a recovery fork, never sends a tool message without its call, and leaves the file as it was."""
+    """A log with one line removed from the middle stops reading at the gap."""
     say = ctx.say
     rng = ctx.rng("missing-line")
     log = loggen.two_round_log(rng)

@@ -39,7 +39,7 @@ from grader.checkkit.draws import mixed_text
 from grader.checkkit.sessionlog import (KNOWN_TYPES, described, is_utc, logs_in, names, read_lines, shapes,
                                         why_not_utc)
 
-from .calls import call, digest_long, failed_call, fields_of, inspect, new_logs, odd_value, rows, scratch_with
+from .calls import call, digest_long, fields_of, inspect, new_logs, odd_value, rows, scratch_with
 from .compare import ReadCase, messages_differ, read_answer
 from .live import (NOT_UTC, ROUND1, ROUND1_SHAPE, WAIT_TIMEOUT, history_problem, kill_during_tests, model_server,
                    only_log, workspace)
@@ -139,7 +139,7 @@ def test_event_order(ctx, round1):
 # --------------------------------------------------------------------------- check 4: on disk when it happens
 
 def test_written_as_it_happens(ctx):
-    """While the tool is still running, events 1-4 are already on disk and a SIGKILL loses none of them; fed one agent event at a time (calls blocked by the gate and by the loop guard too, whose tool_end is logged like any other), the recorder has each line in the file, complete and in one write, when handle returns."""
+    """While the tool is still running, events 1-4 are already on disk and a SIGKILL loses none of them."""
     killed = kill_during_tests(ctx, "written-as-it-happens")
     expected = ROUND1_SHAPE[:4]
     seen = described(killed.during)
@@ -172,7 +172,7 @@ def test_replay_counts(ctx):
     inputs[-1] = {"rows": inputs[-1], "once": True}
     answers = call(ctx, "replay", inputs, "replay")
     for (what, log), answer in zip(logs, answers):
-        problem = failed_call(ctx.say, "replay", answer, what)
+        problem = ctx.harness_problem(answer, "replay()", what)
         if problem:
             raise problem
         wrong = messages_differ(ctx.say, answer.get("messages"), digest_long(log.messages), what)
@@ -271,7 +271,7 @@ def _read_cases(ctx, name: str, entries) -> list[tuple[ReadCase, dict]]:
 
 
 def test_torn_tail(ctx):
-    """A generated log whose last line was cut at a random byte (also inside a multi-byte character, or only its newline dropped) reads as its complete events and reports that line as incomplete, not as a bad line; the same logs uncut read as clean, one with a line of more than 1 MiB too; a file read again as it grows gives what it holds then; no file is changed."""
+    """A generated log whose last line was cut at a random byte (also inside a multi-byte character, or only its newline dropped) reads as its complete events and reports that line as incomplete, not as a bad line."""
     rng = ctx.rng("torn-tail")
     one, two, three = loggen.round1_log(rng), loggen.two_round_log(rng), loggen.round1_log(rng, unknown=True)
     long = loggen.round1_log(rng, long_output=True)
@@ -322,7 +322,7 @@ def _read_while_growing(ctx, rng, log: loggen.GeneratedLog) -> None:
     path.parent.mkdir()
     answer = call(ctx, "read_versions", [{"path": str(path), "versions": [str(f) for f in files]}],
                   "torn-tail-growing")[0]
-    problem = failed_call(ctx.say, "read_events", answer, versions[0][0])
+    problem = ctx.harness_problem(answer, "read_events()", versions[0][0])
     if problem:
         raise problem
     for (what, _, events, stopped_at), seen in zip(versions, answer.get("versions", [])):
@@ -335,7 +335,7 @@ def _read_while_growing(ctx, rng, log: loggen.GeneratedLog) -> None:
 
 
 def test_bad_line_stops(ctx):
-    """A bad line of every kind (bad JSON or UTF-8, a raw control character, blank (the last line too), not an object, more after the object, seq/ts/type missing, a seq that is not an integer, a repeated or lower seq, a seq gap, a first seq other than 1) stops reading at that line with its number; nothing after it is returned; no file is changed."""
+    """A bad line of every kind (bad JSON or UTF-8, a raw control character, blank (the last line too), not an object, more after the object, seq/ts/type missing, a seq that is not an integer, a repeated or lower seq, a seq gap, a first seq other than 1) stops reading at that line with its number."""
     rng = ctx.rng("bad-line-stops")
     entries = []
     for kind in logdamage.BAD_LINE_KINDS:
@@ -404,7 +404,7 @@ def test_fork_points(ctx):
     logs += _slices(say, rng, loggen.two_round_log(rng, error=True))
     answers = call(ctx, "fork_points", [rows(log.events) for _, log in logs], "fork-points")
     for (what, log), answer in zip(logs, answers):
-        problem = failed_call(say, "fork_points", answer, what)
+        problem = ctx.harness_problem(answer, "fork_points()", what)
         if problem:
             raise problem
         points = answer.get("points")
@@ -514,7 +514,7 @@ def _forked_child(ctx, fork: Forked) -> Path:
 
 
 def test_fork_copies_prefix(ctx, forks):
-    """`fork ID N` on non-ASCII logs (one of them cut by a crash after N) makes a new session whose first N lines equal the parent's byte for byte, then one fork event (from, atSeq N, seq N+1, UTC ts), and nothing else; the new id is printed."""
+    """`fork ID N` on non-ASCII logs (one of them cut by a crash after N) makes a new session whose first N lines equal the parent's byte for byte, then one fork event (from, atSeq N, seq N+1, UTC ts), and nothing else."""
     say = ctx.say
     for fork in (f for f in forks if not f.held):  # the fork of an open session is parent-untouched's
         child = _forked_child(ctx, fork)
@@ -546,7 +546,7 @@ def test_fork_copies_prefix(ctx, forks):
 
 
 def test_parent_untouched(ctx, forks):
-    """A fork does not write the parent at all, also while another process has the session open for writing: its bytes, size, inode, mtime and ctime stay as they were; nor any other session: two forks of one parent in the same second make two sessions with their own ids, the first left as it was."""
+    """A fork does not write the parent at all, also while another process has the session open for writing: its bytes, size, inode, mtime and ctime stay as they were."""
     say = ctx.say
     for fork in forks:
         _forked_child(ctx, fork)
@@ -571,7 +571,7 @@ def _fork_twice(ctx) -> None:
     root = scratch_with(ctx, "fork-twice", log)
     answer = call(ctx, "fork_twice", [{"sessions": str(root / ".sessions"), "parent": log.session_id, "at": at}],
                   "fork-twice")[0]
-    problem = failed_call(say, "fork", answer.get("first") if isinstance(answer.get("first"), dict) else {},
+    problem = ctx.harness_problem(answer.get("first") if isinstance(answer.get("first"), dict) else {}, "fork()",
                           say("what.fork_first", at=at))
     if problem:
         raise problem

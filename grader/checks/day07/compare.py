@@ -11,9 +11,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.checkkit import CheckFailed, differing, short
+from grader.checkkit import CheckFailed, differing, harnessrun, short
 
-from .calls import digest_long, failed_call, fields_of, odd_value
+from .calls import digest_long, fields_of, odd_value
 
 
 def _brief(say, message) -> str:
@@ -72,7 +72,7 @@ class ReadCase:
 
 def read_answer(say, case: ReadCase, answer: dict) -> CheckFailed | None:
     """Judge one answer of read_events on `case` (the whole claim: events, stop line, reason)."""
-    problem = failed_call(say, "read_events", answer, case.what)
+    problem = harnessrun.problem(say, answer, "read_events()", case.what)
     if problem:
         return problem
     stopped, reason, events = answer.get("stopped_at"), answer.get("reason"), answer.get("events")

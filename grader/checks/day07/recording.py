@@ -93,20 +93,9 @@ def expected_line(event: dict) -> tuple[str, dict] | None:
 
 def run_recorder(ctx, events: list[dict]) -> list[dict]:
     script = ctx.harness("recorder")
-    job = script.parent / "job.json"
-    job.write_text(json.dumps({"sessions": str(script.parent / "sessions"), "events": events}, ensure_ascii=False),
-                   encoding="utf-8")
-    result = ctx.run_harness(script, str(job))
-    steps = []
-    for line in result.stdout.split("\n"):  # not splitlines(): U+2028 in a message is not a line break
-        try:
-            steps.append(json.loads(line))
-        except ValueError:
-            continue
-    if not steps or (len(steps) != len(events) + 1 and "raised" not in steps[-1] and "stub" not in steps[-1]):
-        raise CheckFailed(ctx.say("recorder.harness_died", done=len(steps), total=len(events) + 1),
-                          seen=ctx.evidence(result))
-    return steps
+    job = {"sessions": str(script.parent / "sessions"), "events": events}
+    return ctx.harness_answers("recorder", job, count=len(events) + 1, calls="SessionRecorder", label="job",
+                               script=script)
 
 
 def check_recorder(ctx) -> None:
@@ -119,10 +108,10 @@ def check_recorder(ctx) -> None:
     for step in steps:
         index = step["step"]
         event = events[index] if isinstance(index, int) and 0 <= index < len(events) else None
-        name = event["kind"] if event else ("SessionRecorder()" if index == -1 else "end_turn()")
-        if "stub" in step or "raised" in step:
-            key = "recorder.stub" if "stub" in step else "recorder.raised"
-            raise CheckFailed(say(key, call=name, error=step.get("stub") or step.get("raised"), where=step.get("where")))
+        name = event["kind"] if event else "end_turn()"
+        problem = ctx.harness_problem(step, name)
+        if problem:
+            raise problem
         wanted = expected_line(event) if event else None
         lines += wanted is not None
         if step.get("late"):

@@ -6,21 +6,12 @@ JOB is {"users": [...], "replies": [...]}. The gateway stands in for the model a
 seam the day is about (mca/gateway/base.py: complete(messages) -> str): it keeps a
 copy of every message list as it was when handed over (what would go on the wire) and
 answers with the next reply the grader chose. So what Chat.ask sends is seen without
-any HTTP client of the lab's. One JSON line goes to stdout, last.
+any HTTP client of the lab's. One answer: {"turns_done", "requests"}, and the stub or
+exception that ended the conversation, if one did.
 """
 import copy
-import json
-import sys
-import traceback
-from pathlib import Path
 
-
-def failure(exc):
-    frames = traceback.extract_tb(exc.__traceback__)
-    lab = [f for f in frames if "/mca/" in f.filename.replace("\\", "/")]
-    where = f"{Path(lab[-1].filename).name}, line {lab[-1].lineno}" if lab else "?"
-    return {"stub" if isinstance(exc, NotImplementedError) else "raised": f"{type(exc).__name__}: {exc}",
-            "where": where}
+from harnesskit import failure, report, run
 
 
 class RecordingGateway:
@@ -34,17 +25,20 @@ class RecordingGateway:
         return self.replies[index] if index < len(self.replies) else ""
 
 
-job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-answer = {"harness": "chat_turns", "turns_done": 0}
-try:
-    from mca.chat import Chat
+def main(job):
+    found = {"turns_done": 0}
+    try:
+        from mca.chat import Chat
 
-    gateway = RecordingGateway(job["replies"])
-    answer["requests"] = gateway.requests
-    chat = Chat(gateway)
-    for text in job["users"]:
-        chat.ask(text)
-        answer["turns_done"] += 1
-except BaseException as exc:  # the lab's code may raise anything, even SystemExit
-    answer.update(failure(exc))
-print(json.dumps(answer, default=repr))
+        gateway = RecordingGateway(job["replies"])
+        found["requests"] = gateway.requests
+        chat = Chat(gateway)
+        for text in job["users"]:
+            chat.ask(text)
+            found["turns_done"] += 1
+    except BaseException as exc:  # the lab's code may raise anything, even SystemExit
+        found.update(failure(exc))
+    report(found)
+
+
+run(main)

@@ -7,28 +7,9 @@ streamed reply, as a server sends them. The provided deltas_of turns each chunk 
 StreamDeltas; every tool-call piece goes to merge_chunk, exactly as collect does; then
 the provided finish_call makes each call, in index order. Only merge_chunk is the
 student's, so a mistake elsewhere (collect, the SSE reader) cannot show up here.
-One JSON object per case goes to stdout.
+One answer per case.
 """
-import json
-import sys
-import traceback
-from pathlib import Path
-
-
-def failure(exc):
-    frames = traceback.extract_tb(exc.__traceback__)
-    lab = [f for f in frames if "/mca/" in f.filename.replace("\\", "/")]
-    where = f"{Path(lab[-1].filename).name}, line {lab[-1].lineno}" if lab else "?"
-    return {"stub" if isinstance(exc, NotImplementedError) else "raised": f"{type(exc).__name__}: {exc}",
-            "where": where}
-
-
-def plain(value):
-    try:
-        json.dumps(value)
-        return value
-    except (TypeError, ValueError):
-        return repr(value)[:300]
+from harnesskit import answer, plain, report, run
 
 
 def merge(chunks):
@@ -44,10 +25,4 @@ def merge(chunks):
                       for c in calls]}
 
 
-job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-for case in job["cases"]:
-    try:
-        answer = merge(case)
-    except BaseException as exc:  # the lab's code may raise anything, even SystemExit
-        answer = failure(exc)
-    print(json.dumps(answer, ensure_ascii=False), flush=True)
+run(lambda job: [report(answer(merge, case)) for case in job["cases"]])

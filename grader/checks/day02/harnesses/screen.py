@@ -9,23 +9,14 @@ error. The events are shown twice: once with stdout and stderr kept apart, once
 both into one buffer, as on a terminal. With {"flush_probe": TEXT} instead, the screen
 is shown one TextDelta of TEXT on streams that note each write and flush, and the answer
 says whether the text was flushed after it was written (a buffered stdout holds it back
-otherwise). One JSON object goes to stdout.
+otherwise). One answer.
 """
 import io
-import json
 import sys
-import traceback
-from pathlib import Path
+
+from harnesskit import answer, report, run
 
 sys.modules["mca.gateway"] = None  # `import mca.gateway` (or anything in it) now fails
-
-
-def failure(exc):
-    frames = traceback.extract_tb(exc.__traceback__)
-    lab = [f for f in frames if "/mca/" in f.filename.replace("\\", "/")]
-    where = f"{Path(lab[-1].filename).name}, line {lab[-1].lineno}" if lab else "?"
-    return {"stub" if isinstance(exc, NotImplementedError) else "raised": f"{type(exc).__name__}: {exc}",
-            "where": where}
 
 
 def events_of(script):
@@ -83,17 +74,16 @@ def flush_probe(text):
     return {"wrote": wrote, "flushed": wrote and "flush" in out.ops[len(out.ops) - out.ops[::-1].index("write"):]}
 
 
-job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-try:
-    import mca.screen  # noqa: F401  (fails here if the screen needs the gateway)
-except ImportError as exc:
-    answer = {"import": f"{type(exc).__name__}: {exc}"}
-else:
+def main(job):
     try:
-        if "flush_probe" in job:
-            answer = {"flush_probe": flush_probe(job["flush_probe"])}
-        else:
-            answer = {"apart": show(job["events"], False), "together": show(job["events"], True)}
-    except BaseException as exc:
-        answer = failure(exc)
-print(json.dumps(answer, ensure_ascii=False), flush=True)
+        import mca.screen  # noqa: F401  (fails here if the screen needs the gateway)
+    except ImportError as exc:
+        report({"import": f"{type(exc).__name__}: {exc}"})
+        return
+    if "flush_probe" in job:
+        report(answer(lambda: {"flush_probe": flush_probe(job["flush_probe"])}))
+    else:
+        report(answer(lambda: {"apart": show(job["events"], False), "together": show(job["events"], True)}))
+
+
+run(main)

@@ -16,28 +16,11 @@ JOB is {"workdir": DIR, "ops": [...]}, each op one of:
 * {"op": "tools"}: the registry default_tools(workdir) builds: names, read-only marks
   and the schemas offered to the model.
 
-One line per op goes to stdout: `@grader ` and a JSON object (a lab's own prints are left alone).
+One answer per op.
 """
-import json
-import sys
-import traceback
 from pathlib import Path
 
-
-def failure(exc):
-    frames = traceback.extract_tb(exc.__traceback__)
-    lab = [f for f in frames if "/mca/" in f.filename.replace("\\", "/")]
-    where = f"{Path(lab[-1].filename).name}, line {lab[-1].lineno}" if lab else "?"
-    return {"stub" if isinstance(exc, NotImplementedError) else "raised": f"{type(exc).__name__}: {exc}",
-            "where": where}
-
-
-def plain(value):
-    try:
-        json.dumps(value)
-        return value
-    except (TypeError, ValueError):
-        return repr(value)[:300]
+from harnesskit import answer, plain, report, run
 
 
 def call(workdir, op):
@@ -80,18 +63,13 @@ def tools(workdir):
             "schemas": plain(registry.schemas())}
 
 
-job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-workdir = Path(job["workdir"])
-for op in job["ops"]:
-    try:
-        if op["op"] == "call":
-            answer = call(workdir, op)
-        elif op["op"] == "tool":
-            answer = direct(workdir, op)
-        elif op["op"] == "truncate":
-            answer = cut(op)
-        else:
-            answer = tools(workdir)
-    except BaseException as exc:  # the lab's code may raise anything, even SystemExit
-        answer = failure(exc)
-    print("@grader " + json.dumps(answer, ensure_ascii=False), flush=True)
+OPS = {"call": call, "tool": direct, "truncate": lambda workdir, op: cut(op), "tools": lambda workdir, op: tools(workdir)}
+
+
+def main(job):
+    workdir = Path(job["workdir"])
+    for op in job["ops"]:
+        report(answer(OPS.get(op["op"], OPS["tools"]), workdir, op))
+
+
+run(main)

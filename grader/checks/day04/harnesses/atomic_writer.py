@@ -27,32 +27,24 @@ place), then a write that must fail (the path is a directory); the listing after
 says whether a temp file was left behind. Last, a new file is written while the
 system's temp directory (tempfile.tempdir and TMPDIR) is `system_temp`, a directory
 that does not exist: a temp file in the target's own directory never notices.
-One JSON line goes to stdout, last.
+One answer, last.
 
 The only processes this harness signals are the writers it has just forked and not yet
 reaped (or that signal themselves): such a PID cannot belong to anyone else.
 """
 import hashlib
-import json
 import os
 import select
 import signal
 import sys
 import tempfile
 import time
-import traceback
 from pathlib import Path
 
-job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+from harnesskit import failure, job as read_job, report
+
+job = read_job()
 workdir = Path(job["workdir"])
-
-
-def failure(exc):
-    frames = traceback.extract_tb(exc.__traceback__)
-    lab = [f for f in frames if "/mca/" in f.filename.replace("\\", "/")]
-    where = f"{Path(lab[-1].filename).name}, line {lab[-1].lineno}" if lab else "?"
-    return {"stub" if isinstance(exc, NotImplementedError) else "raised": f"{type(exc).__name__}: {exc}",
-            "where": where}
 
 
 def content(spec):
@@ -69,12 +61,12 @@ def seen(path):
     return {"sha": hashlib.sha256(data).hexdigest(), "size": len(data), "inode": os.stat(path).st_ino}
 
 
-answer = {"harness": "atomic_writer", "clean": {}, "rounds": []}
+answer = {"clean": {}, "rounds": []}
 try:
     from mca.tools.files import write_file
 except BaseException as exc:
     answer.update(failure(exc))
-    print(json.dumps(answer, ensure_ascii=False, default=repr))
+    report(answer)
     sys.exit(0)
 
 # -- the clean part ------------------------------------------------------------------
@@ -96,7 +88,7 @@ for step, name, text in steps:
         entry.update(seen(cleandir / name))
     answer["clean"][step] = entry
 if "raised" in answer["clean"]["new"] or "stub" in answer["clean"]["new"]:
-    print(json.dumps(answer, ensure_ascii=False, default=repr))
+    report(answer)
     sys.exit(0)
 
 entry = {}
@@ -286,4 +278,4 @@ for phase in fresh["phases"] + [None]:  # None: killed by its own open of the ta
     entry["opened_in_place"] = phase is None and said == b"o"
     entry["killed"] = os.WIFSIGNALED(status)
     answer["fresh"].append(entry)
-print(json.dumps(answer, ensure_ascii=False, default=repr))
+report(answer)

@@ -9,7 +9,7 @@ the PIDs of its shell and of the processes it starts into those files (in the wo
 The call goes through the lab's ToolRegistry on a thread; the harness waits at most
 timeout + grace for it, then looks (for up to `settle` seconds) whether the wait_for
 processes are gone, and kills every process of the pid files still running (proven
-ours). One JSON line goes to stdout, last.
+ours). One answer, last.
 
 Safety: a PID read from a file is never trusted. Before the harness looks at or
 signals a process, it proves the process is one this harness started: its
@@ -18,27 +18,18 @@ command starts inherits it). PIDs <= 1, this process and its parent are never to
 no process group is ever signalled, and a kill goes through a pidfd opened before the
 proof, so a PID reused in between can never receive it.
 """
-import json
 import os
 import signal
-import sys
 import threading
 import time
-import traceback
 from pathlib import Path
 
-job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+from harnesskit import failure, job as read_job, report
+
+job = read_job()
 workdir = Path(job["workdir"])
 MARK = f"{job['mark_var']}={job['token']}".encode()
 os.environ[job["mark_var"]] = job["token"]  # inherited by the command and all it starts
-
-
-def failure(exc):
-    frames = traceback.extract_tb(exc.__traceback__)
-    lab = [f for f in frames if "/mca/" in f.filename.replace("\\", "/")]
-    where = f"{Path(lab[-1].filename).name}, line {lab[-1].lineno}" if lab else "?"
-    return {"stub" if isinstance(exc, NotImplementedError) else "raised": f"{type(exc).__name__}: {exc}",
-            "where": where}
 
 
 def read_pid(name):
@@ -80,16 +71,14 @@ def kill_if_ours(pid):
         os.close(fd)
 
 
-answer = {"harness": "timeout_group"}
+answer = {}
 box = {}
 try:
     from mca.tools.registry import default_tools
 
     registry = default_tools(workdir, command_timeout=job["timeout"])
 except BaseException as exc:
-    answer.update(failure(exc))
-    print(json.dumps(answer, ensure_ascii=False, default=repr))
-    sys.stdout.flush()
+    report(failure(exc))
     os._exit(0)
 
 
@@ -127,6 +116,5 @@ answer["after"] = round(time.monotonic() - started, 3)
 for role in sorted(pids, key=lambda r: r == "shell"):  # what the lab left running: proven ours, one by one
     kill_if_ours(pids.get(role))
 thread.join(1.0)
-print(json.dumps(answer, ensure_ascii=False, default=repr))
-sys.stdout.flush()
+report(answer)
 os._exit(0)  # the call's thread may still wait on a pipe: do not wait for it

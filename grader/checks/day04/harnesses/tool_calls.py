@@ -8,26 +8,18 @@ Each call goes through `default_tools(workdir, command_timeout=...)`.run (the ca
 timeout, else the job's), so what comes
 back is what the model would read: {"ok", "content", "truncated"}, or, when the call
 raised out of the registry (the turn would crash), {"raised", "where"}; a call that does
-not come back within the deadline is {"hung"} and ends the run; with a watched
-file, each entry also has "watch": its inode, mtime, size and sha256 after the call. One JSON line
-goes to stdout, last.
+not come back within the deadline is {"hung"} and ends the run (the calls after it are
+{"hung"} too); with a watched file, each entry also has "watch": its inode, mtime, size and
+sha256 after the call. One answer per call.
 """
 import hashlib
-import json
 import os
 import sys
 import threading
 import time
-import traceback
 from pathlib import Path
 
-
-def failure(exc):
-    frames = traceback.extract_tb(exc.__traceback__)
-    lab = [f for f in frames if "/mca/" in f.filename.replace("\\", "/")]
-    where = f"{Path(lab[-1].filename).name}, line {lab[-1].lineno}" if lab else "?"
-    return {"stub" if isinstance(exc, NotImplementedError) else "raised": f"{type(exc).__name__}: {exc}",
-            "where": where}
+from harnesskit import failure, report, run
 
 
 def stamp(path):
@@ -39,15 +31,13 @@ def stamp(path):
         return None
 
 
-job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-if job.get("umask") is not None:
-    os.umask(job["umask"])
-answer = {"harness": "tool_calls", "results": []}
-try:
+def main(job):
+    if job.get("umask") is not None:
+        os.umask(job["umask"])
     from mca.tools.registry import default_tools
 
     registries = {}
-    for name, args, *limit in job["calls"]:
+    for number, (name, args, *limit) in enumerate(job["calls"]):
         limit = limit[0] if limit else job.get("timeout", 10)
         if limit not in registries:
             registries[limit] = default_tools(Path(job["workdir"]), command_timeout=limit)
@@ -70,11 +60,13 @@ try:
         entry["seconds"] = round(time.monotonic() - started, 3)
         if job.get("watch"):
             entry["watch"] = stamp(Path(job["watch"]))
-        answer["results"].append(entry)
-        if "hung" in entry:
-            break  # the call still runs on its thread: report now, and leave (os._exit below)
-except BaseException as exc:
-    answer.update(failure(exc))
-print(json.dumps(answer, ensure_ascii=False, default=repr))
+        report(entry)
+        if "hung" in entry:  # the call still runs on its thread: the calls after it are not made
+            for _ in job["calls"][number + 1:]:
+                report(hung=job["deadline"])
+            break
+
+
+run(main)
 sys.stdout.flush()
 os._exit(0)  # a call that never came back must not keep this process waiting

@@ -6,58 +6,37 @@ JOB: {"workdir": DIR, "extra": ["deny run_command x *", ...], "calls": [{"name",
 The rules are loaded as the agent loads them (built in, DIR/.mca/rules.toml, then the
 --rule texts) and one Approver decides every call in turn, as in one session. Whoever
 is "at the terminal" answers the call's "answer" ("n" when it has none) and is recorded,
-so an ask shows as asked, a deny as neither. Prints one JSON line per call:
-{"harness": "decide", "i": N, "allowed": bool, "asked": [prompts], "reason": str}
-or a line with "stub" (a TODO raised) or "raised" (any other exception) and "where".
+so an ask shows as asked, a deny as neither. One answer per call:
+{"i": N, "allowed": bool, "asked": [prompts], "reason": str}, or a stub or an exception.
 """
-import json
-import sys
-import traceback
 from pathlib import Path
 
-job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+from harnesskit import answer, report, run
 
 
-def say(**fields):
-    print(json.dumps({"harness": "decide", **fields}, ensure_ascii=False), flush=True)
-
-
-def where(exc):
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/mca/" in f.filename.replace("\\", "/")]
-    frame = frames[-1] if frames else traceback.extract_tb(exc.__traceback__)[-1]
-    return f"{frame.filename.replace(chr(92), '/').rsplit('/mca/', 1)[-1]}, line {frame.lineno}"
-
-
-try:
+def main(job):
     from mca.tools.approval import Approver, load_rules
     from mca.tools.registry import default_tools
 
-    workdir = Path(job["workdir"])
+    workdir = Path(job["workdir"])  # the gate cannot even be built: said once, as fatal
     approver = Approver.for_tools(default_tools(workdir), load_rules(workdir, job.get("extra", [])),
                                   ask=None, workdir=workdir)
-except Exception as exc:  # the gate cannot even be built: say so once
-    say(i=-1, raised=f"{type(exc).__name__}: {exc}", where=where(exc))
-    sys.exit(0)
+    asked = []
+    typed = ["n"]
 
-asked = []
-answer = ["n"]
+    def ask(description):
+        asked.append(description)
+        return typed[0]
 
-
-def ask(description):
-    asked.append(description)
-    return answer[0]
-
-
-approver.ask = ask
-for i, call in enumerate(job["calls"]):
-    asked.clear()
-    answer[0] = str(call.get("answer", "n"))
-    try:
+    def decide(call):
         decision = approver.decide(call["name"], call["args"])
-    except NotImplementedError as exc:
-        say(i=i, stub=str(exc), where=where(exc))
-        continue
-    except Exception as exc:
-        say(i=i, raised=f"{type(exc).__name__}: {exc}", where=where(exc))
-        continue
-    say(i=i, allowed=bool(decision.allowed), asked=list(asked), reason=str(decision.reason))
+        return {"allowed": bool(decision.allowed), "asked": list(asked), "reason": str(decision.reason)}
+
+    approver.ask = ask
+    for i, call in enumerate(job["calls"]):
+        asked.clear()
+        typed[0] = str(call.get("answer", "n"))
+        report(answer(decide, call), i=i)
+
+
+run(main)

@@ -1,18 +1,15 @@
 """Grader harness: how many bytes does one append to a long log write?
 
-    python append.py LAB LOG LAST_SEQ     (the prelude takes LAB)
+    python append.py LAB JOB.json     (the prelude takes LAB)
 
-Counts the process's written bytes (/proc/self/io wchar) around one provided
-SessionLog.append; prints {"written": N} (or {"skip": true} without /proc).
+JOB is {"log": LOG, "last_seq": N}. Counts the process's written bytes (/proc/self/io
+wchar) around one provided SessionLog.append; one answer: {"written": N} (or
+{"skip": true} without /proc).
 """
-import json
 import os
-import sys
 from pathlib import Path
 
-if not os.path.exists("/proc/self/io"):
-    print(json.dumps({"skip": True}))
-    sys.exit(0)
+from harnesskit import report, run
 
 
 def wchar():
@@ -22,11 +19,18 @@ def wchar():
                 return int(line.split()[1])
 
 
-from mca.session.log import SessionLog  # noqa: E402
+def main(job):
+    if not os.path.exists("/proc/self/io"):
+        report(skip=True)
+        return
+    from mca.session.log import SessionLog
 
-log = SessionLog.open_append(Path(sys.argv[1]), int(sys.argv[2]))
-before = wchar()
-log.append("usage", input_tokens=1, output_tokens=1)
-after = wchar()
-log.close()
-print(json.dumps({"written": after - before}))
+    log = SessionLog.open_append(Path(job["log"]), job["last_seq"])
+    before = wchar()
+    log.append("usage", input_tokens=1, output_tokens=1)
+    after = wchar()
+    log.close()
+    report(written=after - before)
+
+
+run(main)

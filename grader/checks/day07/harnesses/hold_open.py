@@ -5,13 +5,14 @@
 Opens LOG with the provided SessionLog.open_append (its writer lock included), prints
 {"open": true}, and holds it until stdin closes. Writes nothing.
 """
-import json
 import sys
 from pathlib import Path
+
+from harnesskit import report
 
 from mca.session.log import SessionLog
 
 log = SessionLog.open_append(Path(sys.argv[1]), int(sys.argv[2]))
-print(json.dumps({"open": True}), flush=True)
+report(open=True)
 sys.stdin.read()
 log.close()

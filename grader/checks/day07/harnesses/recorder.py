@@ -6,71 +6,55 @@ at the log after each `handle` returns.
 JOB is {"sessions": DIR, "events": [{"kind": "MessageAdded", ...}, ...]}. The log is
 opened with the provided SessionLog.create. Every os.write on the log's file is
 counted and stamped with the step it happened in, so a line written after `handle`
-returned (a thread, a buffer) is seen for what it is, however fast it was. One JSON
-object per step goes to stdout, then one for end_turn.
+returned (a thread, a buffer) is seen for what it is, however fast it was. One
+answer per step, then one for end_turn.
 """
-import json
 import os
-import sys
-import traceback
 from pathlib import Path
 
-from mca.agent import events as agent_events
-from mca.session.log import SessionLog
-from mca.session.recorder import SessionRecorder
-
-job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-log = SessionLog.create(Path(job["sessions"]))
-log_fd = log._fd
-state = {"step": None, "writes": []}  # (step or None, bytes) of every write on the log's file
-real_write = os.write
+from harnesskit import answer, report, run
 
 
-def counting_write(fd, data):
-    if fd == log_fd:
-        state["writes"].append(state["step"])
-    return real_write(fd, data)
+def main(job):
+    from mca.agent import events as agent_events
+    from mca.session.log import SessionLog
+    from mca.session.recorder import SessionRecorder
+
+    log = SessionLog.create(Path(job["sessions"]))
+    log_fd = log._fd
+    state = {"step": None, "writes": []}  # (step or None, bytes) of every write on the log's file
+    real_write = os.write
+
+    def counting_write(fd, data):
+        if fd == log_fd:
+            state["writes"].append(state["step"])
+        return real_write(fd, data)
+
+    os.write = counting_write
+
+    def look(step):
+        data = log.path.read_bytes()
+        return {"step": step, "lines": data.count(b"\n"), "complete": data.endswith(b"\n") or not data,
+                "last": data.splitlines()[-1].decode("utf-8", "replace") if data.strip() else None,
+                "writes": sum(1 for s in state["writes"] if s == step),
+                "late": sum(1 for s in state["writes"] if s is None)}
+
+    def step(number, call):
+        def fed():
+            call()
+            return {}
+
+        state["step"] = number
+        outcome = answer(fed)
+        state["step"] = None
+        report({**look(number), **outcome})
+
+    recorder = SessionRecorder(log)  # a stub or an exception here is fatal: nothing can be fed
+    for number, spec in enumerate(job["events"]):
+        spec = dict(spec)
+        event = getattr(agent_events, spec.pop("kind"))(**spec)
+        step(number, lambda: recorder.handle(event))
+    step("end", recorder.end_turn)
 
 
-os.write = counting_write
-
-
-def failure(exc):
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/mca/" in f.filename.replace("\\", "/")]
-    where = f"{Path(frames[-1].filename).name}, line {frames[-1].lineno}" if frames else "?"
-    kind = "stub" if isinstance(exc, NotImplementedError) else "raised"
-    return {kind: f"{type(exc).__name__}: {exc}", "where": where}
-
-
-def look(step):
-    data = log.path.read_bytes()
-    return {"step": step, "lines": data.count(b"\n"), "complete": data.endswith(b"\n") or not data,
-            "last": data.splitlines()[-1].decode("utf-8", "replace") if data.strip() else None,
-            "writes": sum(1 for s in state["writes"] if s == step),
-            "late": sum(1 for s in state["writes"] if s is None)}
-
-
-try:
-    recorder = SessionRecorder(log)
-except BaseException as exc:
-    print(json.dumps({"step": -1, **failure(exc)}), flush=True)
-    sys.exit(0)
-for step, spec in enumerate(job["events"]):
-    spec = dict(spec)
-    event = getattr(agent_events, spec.pop("kind"))(**spec)
-    state["step"] = step
-    try:
-        recorder.handle(event)
-        outcome = {}
-    except BaseException as exc:
-        outcome = failure(exc)
-    state["step"] = None
-    print(json.dumps({**look(step), **outcome}, ensure_ascii=False), flush=True)
-state["step"] = "end"
-try:
-    recorder.end_turn()
-    outcome = {}
-except BaseException as exc:
-    outcome = failure(exc)
-state["step"] = None
-print(json.dumps({**look("end"), **outcome}, ensure_ascii=False), flush=True)
+run(main)

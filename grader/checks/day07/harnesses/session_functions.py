@@ -7,20 +7,12 @@ a list of events [seq, ts, type, fields] that the harness turns into the lab's o
 Event objects (replay, fork_points), or {"sessions", "parent", "at"} (fork_twice: the
 lab's fork called twice on one parent back to back, early in a second so that both fall
 in the same one, with the first child's bytes and inode before and after the second). So a check of replay never depends on the
-lab's reader, and the other way round. One JSON object per input goes to stdout.
+lab's reader, and the other way round. One answer per input.
 """
 import json
-import sys
-import traceback
 from pathlib import Path
 
-
-def failure(exc):
-    frames = traceback.extract_tb(exc.__traceback__)
-    lab = [f for f in frames if "/mca/" in f.filename.replace("\\", "/")]
-    where = f"{Path(lab[-1].filename).name}, line {lab[-1].lineno}" if lab else "?"
-    return {"stub" if isinstance(exc, NotImplementedError) else "raised": f"{type(exc).__name__}: {exc}",
-            "where": where}
+from harnesskit import answer, digest_long, failure, report, run
 
 
 def plain(value):
@@ -30,20 +22,6 @@ def plain(value):
         return value
     except (TypeError, ValueError):
         return {"repr": repr(value)[:300], "type": type(value).__name__}
-
-
-def digest_long(value, limit=100_000):
-    """`value` with every string longer than `limit` characters replaced by its sha256 and
-    length: an answer holding a line of more than 1 MiB stays under the output cap, and is
-    judged as exactly (the same digest is made of what the answer should be)."""
-    if isinstance(value, str) and len(value) > limit:
-        import hashlib
-        return {"sha256": hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest(), "chars": len(value)}
-    if isinstance(value, list):
-        return [digest_long(item, limit) for item in value]
-    if isinstance(value, dict):
-        return {key: digest_long(item, limit) for key, item in value.items()}
-    return value
 
 
 def events_of(item):
@@ -113,6 +91,7 @@ def fork_twice(item):
     import hashlib
     import os
     import time
+
     from mca.session.fork import fork
 
     def stamp(path):
@@ -146,11 +125,10 @@ def fork_twice(item):
 FUNCTIONS = {"fork_twice": fork_twice, "read_events": read, "read_versions": read_versions, "replay": replay, "fork_points": fork_points,
              "read_and_replay": read_and_replay}
 
-job = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-function = FUNCTIONS[job["function"]]
-for item in job["inputs"]:
-    try:
-        answer = function(item)
-    except BaseException as exc:  # the lab's code may raise anything, even SystemExit
-        answer = failure(exc)
-    print(json.dumps(answer, ensure_ascii=False), flush=True)
+def main(job):
+    function = FUNCTIONS[job["function"]]
+    for item in job["inputs"]:
+        report(answer(function, item))
+
+
+run(main)
