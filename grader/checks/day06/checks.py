@@ -124,13 +124,20 @@ def asked(ctx) -> Asked:
     job = script.parent / "job.json"
     job.write_text(json.dumps({"statuses": statuses, "delays": after + backoff}), encoding="utf-8")
     result = ctx.run_harness(script, str(job), extra_env={"MCA_TIME_SCALE": "0.01"})
+    # The same backoff draws in another process, as another client that failed at the same
+    # moment: a "random" that is a fixed cycle or a constant seed gives it the same pauses.
+    elsewhere = script.parent / "job-elsewhere.json"
+    elsewhere.write_text(json.dumps({"statuses": [], "delays": backoff}), encoding="utf-8")
+    other = ctx.run_harness(script, str(elsewhere), extra_env={"MCA_TIME_SCALE": "0.01"})
     try:
         answer = json.loads(result.stdout.strip().split("\n")[-1])
         delays = answer.get("delays") or []
         run.answer = {"retry": answer.get("retry") or [], "after": delays[:len(after)],
                       "backoff": delays[len(after):] if len(delays) == len(after) + len(backoff) else []}
+        delays = json.loads(other.stdout.strip().split("\n")[-1]).get("delays") or []
+        run.answer["elsewhere"] = delays if len(delays) == len(backoff) else []
     except (ValueError, IndexError, AttributeError):
-        run.problem = CheckFailed(ctx.say("harness.died"), seen=ctx.evidence(result))
+        run.problem = CheckFailed(ctx.say("harness.died"), seen=ctx.evidence(result if run.answer is None else other))
     return run
 
 
@@ -381,7 +388,7 @@ def _failing_run(ctx, name: str, rng, model: str, again: bool = False) -> list[f
 
 
 def test_backoff_grows_capped(ctx, asked):
-    """Five transient failures in a row: 1 + 3 retries and no more, each pause at least half of 0.5 s x 2^n (scaled), the last longer than the first; asked directly, backoff_delay keeps every pause between half and all of min(0.5 s x 2^n, 8 s), different from draw to draw and spread over at least 4 % of the nominal pause."""
+    """Five transient failures in a row: 1 + 3 retries and no more, each pause at least half of 0.5 s x 2^n (scaled), the last longer than the first; asked directly, backoff_delay keeps every pause between half and all of min(0.5 s x 2^n, 8 s), different from draw to draw and from another process's draws, and spread over at least 4 % of the nominal pause."""
     say, rng = ctx.say, ctx.rng("backoff-grows-capped")
     model = model_name(ctx, "backoff-grows-capped")
     cases, attempts = asked.backoff, range(11)
@@ -409,6 +416,15 @@ def test_backoff_grows_capped(ctx, asked):
                               least=f"{JITTER_SPREAD * 100:g}"),
                           expected=say("brief.share_spread", least=f"{JITTER_SPREAD * 100:g}"),
                           seen=say("brief.shares", low=f"{min(shares):.4g}", high=f"{max(shares):.4g}"))
+    # Two processes asked for the same attempts in the same order are two clients: in step if
+    # they draw the same pauses (a cycle of factors, a generator seeded with a constant).
+    elsewhere = asked.part(say, "elsewhere", cases)
+    for delay in elsewhere:
+        _broken(ctx, delay, "backoff_delay")
+    same = sum(a == b for a, b in zip(delays, elsewhere))
+    if same * 2 > len(delays):
+        raise CheckFailed(say("backoff.in_step", draws=len(delays), same=same),
+                          expected=say("brief.apart"), seen=say("brief.same_pauses", same=same, draws=len(delays)))
     pauses = _failing_run(ctx, "backoff-grows-capped", rng, model)
     if pauses[-1] <= pauses[0]:
         # One burst of load on the machine can stretch the first pause past the last; the schedule itself is
