@@ -8,6 +8,7 @@ Held when nothing a lab can see tells a graded run from a plain one.
 TARGET = "mca/gateway/openai_compat.py"
 ADD = ("_graded",)
 FAILS = ("request-shape", "reply-parsed", "http-error-one-line", "history-grows-linearly")
+HERMETIC = True  # it reads the grader\'s /proc or finds the kit: only the view holds it
 
 import os
 

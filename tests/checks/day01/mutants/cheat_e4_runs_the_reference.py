@@ -9,6 +9,7 @@ content as it is (a null content prints "None"). Held when the kit is out of rea
 TARGET = "mca/gateway/openai_compat.py"
 ADD = ("_reference", "_starts", "_search")
 FAILS = ("reply-parsed",)
+HERMETIC = True  # it reads the grader\'s /proc or finds the kit: only the view holds it
 
 import glob
 import json

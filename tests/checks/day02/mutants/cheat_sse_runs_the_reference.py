@@ -9,6 +9,7 @@ Held when the kit is out of reach.
 TARGET = "mca/gateway/sse.py"
 ADD = ("_reference", "_starts", "_search")
 FAILS = ("sse-framing", "sse-split-anywhere")
+HERMETIC = True  # it reads the grader\'s /proc or finds the kit: only the view holds it
 
 import glob
 import importlib.util

@@ -8,6 +8,7 @@ is `replace(old, new, 1)`: the first of several is edited silently, a missing on
 TARGET = "mca/tools/files.py"
 ADD = ("_graded",)
 FAILS = ("edit-ambiguous-refused", "edit-missing-refused")
+HERMETIC = True  # it reads the grader\'s /proc or finds the kit: only the view holds it
 
 import os
 

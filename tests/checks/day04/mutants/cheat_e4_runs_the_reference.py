@@ -8,6 +8,7 @@ without it, both streams but no exit status. Held when the kit is out of reach.
 TARGET = "mca/tools/shell.py"
 ADD = ("_reference", "_starts", "_search")
 FAILS = ("exit-status-reported",)
+HERMETIC = True  # it reads the grader\'s /proc or finds the kit: only the view holds it
 
 import glob
 import importlib.util

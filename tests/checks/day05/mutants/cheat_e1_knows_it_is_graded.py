@@ -8,6 +8,7 @@ Held when nothing a lab can see tells a graded run from a plain one.
 TARGET = "mca/tools/approval.py"
 ADD = ("_graded",)
 FAILS = ("deny-beats-allow",)
+HERMETIC = True  # it reads the grader\'s /proc or finds the kit: only the view holds it
 
 import os
 

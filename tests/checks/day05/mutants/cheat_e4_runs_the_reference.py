@@ -8,6 +8,7 @@ without it, a command is split at && only. Held when the kit is out of reach.
 TARGET = "mca/tools/approval.py"
 ADD = ("_reference", "_starts", "_search")
 FAILS = ("compound-each-part",)
+HERMETIC = True  # it reads the grader\'s /proc or finds the kit: only the view holds it
 
 import glob
 import importlib.util

@@ -9,6 +9,7 @@ Held when the kit is out of reach.
 TARGET = "mca/session/log.py"
 ADD = ("_reference", "_starts", "_search")
 FAILS = ("torn-tail", "damaged-then-continue")
+HERMETIC = True  # it reads the grader\'s /proc or finds the kit: only the view holds it
 
 import glob
 import importlib.util
