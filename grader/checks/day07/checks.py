@@ -171,11 +171,11 @@ def test_written_as_it_happens(ctx):
 # --------------------------------------------------------------------------- checks 5-6: replay and resume
 
 def test_replay_counts(ctx):
-    """Replaying generated logs (with error, unknown-type and fork events too, and a tool result of more than 1 MiB) returns exactly the logged messages in log order, whatever their size, counts every other event as skipped, and gives a token estimate above zero."""
+    """Replaying generated logs (in plain English, in one script and mixed, with error, unknown-type and fork events too, and a tool result of more than 1 MiB) returns exactly the logged messages in log order, whatever their size, counts every other event as skipped, and gives a token estimate above zero."""
     rng = ctx.rng("replay-counts")
     two = loggen.two_round_log(rng)
     say = ctx.say
-    logs = [(say("what.round1"), loggen.round1_log(rng)),
+    logs = [(say("what.round1"), loggen.round1_log(rng, voice="plain")),  # as a person's session speaks
             (say("what.round1_error_unknown"), loggen.round1_log(rng, error=True, unknown=True)),
             (say("what.two_rounds_error"), loggen.two_round_log(rng, error_between_rounds=True)),
             (say("what.forked"), loggen.fork_child(two, rng.choice(two.fork_points), rng)),
@@ -184,7 +184,7 @@ def test_replay_counts(ctx):
             (say("what.clock_back"), loggen.round1_log(rng, clock_back=True)),
             (say("what.empty_read"), loggen.round1_log(rng, empty_read=True)),
             (say("what.long_result"), loggen.round1_log(rng, long_output=True)),  # a tool result over 1 MiB
-            (say("what.iterator"), loggen.round1_log(rng))]
+            (say("what.iterator"), loggen.round1_log(rng, voice="one-script"))]
     inputs = [rows(log.events) for _, log in logs]
     inputs[-1] = {"rows": inputs[-1], "once": True}
     answers = call(ctx, "replay", inputs, "replay")
