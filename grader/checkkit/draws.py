@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 import secrets
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timedelta, timezone
 
 # ----------------------------------------------------------------------------- text
@@ -39,6 +41,69 @@ def mixed_text(rng: random.Random, words: tuple[int, int] = (3, 9)) -> str:
     pieces += [rng.choice(rng.choice(pools)) for _ in range(count - 3)]
     rng.shuffle(pieces)
     return " ".join(pieces)
+
+
+# ----------------------------------------------------------------------------- voices
+
+# How a session speaks. Real sessions are mostly in plain English, many in one other script,
+# some mixed; inputs in which every text mixes CJK and emoji are recognisably the grader's,
+# and logic right only for them (a heuristic keyed to non-Latin text) would pass. A check
+# whose verdict could rest on what the text looks like draws logs in each voice.
+VOICES = ("plain", "one-script", "mixed")
+ENGLISH = ("the", "test", "tests", "suite", "fails", "failing", "case", "divide", "by", "zero", "please",
+           "run", "again", "fix", "it", "now", "what", "went", "wrong", "with", "this", "function",
+           "looks", "like", "we", "need", "to", "check", "a", "guard", "before", "returning", "result",
+           "I", "see", "one", "error", "in", "module", "let", "me", "read", "file", "first", "and",
+           "then", "change", "that", "line", "should", "work", "thanks", "can", "you", "explain", "why")
+ENGLISH_MARKS = (", ", ". ", " - ", "'s ", "? ", ": ")  # as people type it: plain ASCII
+SCRIPTS = (
+    ("修复", "测试", "失败", "除以", "零", "函数", "请", "再", "运行", "一次", "结果", "错误", "文件", "检查", "现在"),
+    ("テスト", "失敗", "修正", "して", "ください", "関数", "ゼロ", "除算", "もう一度", "実行", "結果", "エラー"),
+    ("테스트", "실패", "수정", "해", "주세요", "함수", "영으로", "나누기", "다시", "실행", "결과", "오류"),
+)
+_voice: ContextVar[str] = ContextVar("voice", default="mixed")
+
+
+def plain_text(rng: random.Random, words: tuple[int, int] = (3, 9)) -> str:
+    """A sentence or two of plain English: ASCII words, a capital, punctuation."""
+    count = max(2, rng.randint(*words))
+    out = rng.choice(ENGLISH).capitalize()
+    for _ in range(count - 1):
+        out += (rng.choice(ENGLISH_MARKS) if rng.random() < 0.15 else " ") + rng.choice(ENGLISH)
+    return out + rng.choice((".", "!", "?", ""))
+
+
+def script_text(rng: random.Random, words: tuple[int, int] = (3, 9)) -> str:
+    """Text in one script other than Latin throughout (Chinese, Japanese or Korean)."""
+    pool = rng.choice(SCRIPTS)
+    joiner = " " if pool is SCRIPTS[2] else ""
+    return joiner.join(rng.choice(pool) for _ in range(max(2, rng.randint(*words)))) + rng.choice(("。", "", "！"))
+
+
+def said(rng: random.Random, words: tuple[int, int] = (3, 9)) -> str:
+    """What a session says, in the voice it speaks (`speaking`); mixed unless told otherwise."""
+    voice = _voice.get()
+    if voice == "plain":
+        return plain_text(rng, words)
+    if voice == "one-script":
+        return script_text(rng, words)
+    return mixed_text(rng, words)
+
+
+def voice_now() -> str:
+    return _voice.get()
+
+
+@contextmanager
+def speaking(voice: str):
+    """Every `said` text inside is in `voice` (one of VOICES)."""
+    if voice not in VOICES:
+        raise ValueError(f"unknown voice {voice!r}; one of {', '.join(VOICES)}")
+    token = _voice.set(voice)
+    try:
+        yield
+    finally:
+        _voice.reset(token)
 
 
 # ----------------------------------------------------------------------------- seeds, ids, time

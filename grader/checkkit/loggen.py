@@ -23,8 +23,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from .draws import (ASCII_WORDS, FIX_PHRASES, UNESCAPED_BREAKS, mixed_text, new_seed, parse_ts, random_time,
-                    rng_for, session_id, utc_ts)
+from .draws import (ASCII_WORDS, FIX_PHRASES, UNESCAPED_BREAKS, VOICES, mixed_text, new_seed, parse_ts,
+                    random_time, rng_for, said, session_id, speaking, utc_ts, voice_now)
 
 Event = dict[str, Any]
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork")
@@ -49,6 +49,7 @@ class GeneratedLog:
     session_id: str
     lines: list[bytes]
     events: list[Event]
+    voice: str = "mixed"  # how its messages speak (draws.VOICES): plain English, one script, or mixed
 
     @property
     def data(self) -> bytes:
@@ -179,7 +180,7 @@ class _Suite:
                       "Traceback (most recent call last):",
                       f'  File "/tmp/{rng.choice(ASCII_WORDS)}/test_{self.module}.py", line '
                       f"{rng.randint(5, 90)}, in {self.failing}",
-                      f"ZeroDivisionError: {mixed_text(rng, (3, 6))}", ""]
+                      f"ZeroDivisionError: {said(rng, (3, 6))}", ""]
         lines += ["-" * 70, f"Ran {len(self.cases)} tests in 0.{rng.randint(0, 9):03d}s", "",
                   "OK" if fixed else "FAILED (errors=1)", ""]
         return "\n".join(lines)
@@ -187,7 +188,7 @@ class _Suite:
 
 def _round1_bodies(rng: random.Random, suite: _Suite, used: set[str], *, empty_read: bool = False,
                    long_output: bool = False) -> list[Event]:
-    system = _message("system", "You are mca, a small coding agent. " + mixed_text(rng, (6, 14)))
+    system = _message("system", "You are mca, a small coding agent. " + said(rng, (6, 14)))
     system["config"] = {"gateway": "mock", "model": f"mock-{rng.getrandbits(16):04x}", "base_url": None}
     command = rng.choice(("python -m unittest -v", "python3 -m unittest -v", "python -m unittest discover -v"))
     ms = rng.randint(20, 900)
@@ -197,13 +198,13 @@ def _round1_bodies(rng: random.Random, suite: _Suite, used: set[str], *, empty_r
     # An empty file read first: the tool result's content is "" and still a message.
     first = (_tool_round(rng, used, "read_file", {"path": "__init__.py"}, "", "", rng.randint(0, 3))
              if empty_read else [])
-    return [system, _message("user", mixed_text(rng)), *first,
+    return [system, _message("user", said(rng)), *first,
             *_tool_round(rng, used, "run_command", {"command": command}, _said_with_call(rng), output, ms),
             _usage(rng),
             # The final answer always holds CJK and emoji, so a torn tail can be cut inside one,
             # and a line break JSON leaves raw, which splits the line for str.splitlines().
-            _message("assistant", f"The failing case is {suite.failing}: {mixed_text(rng)}"
-                                  f"{rng.choice(UNESCAPED_BREAKS)}{mixed_text(rng, (3, 4))}")]
+            _message("assistant", f"The failing case is {suite.failing}: {said(rng)}"
+                                  f"{rng.choice(UNESCAPED_BREAKS)}{said(rng, (3, 4))}")]
 
 
 LONG_LINE_BYTES = 1_100_000  # above 1 MiB (1,048,576): longer than any plausible fixed line cap
@@ -216,7 +217,7 @@ def _long_text(rng: random.Random) -> str:
     target = rng.randint(LONG_LINE_BYTES, 1_400_000)
     parts, size = [], 0
     while size < target:
-        part = f"\n{rng.choice(ASCII_WORDS)}_{rng.randrange(10**6)} ... ok {mixed_text(rng, (2, 6))}"
+        part = f"\n{rng.choice(ASCII_WORDS)}_{rng.randrange(10**6)} ... ok {said(rng, (2, 6))}"
         parts.append(part)
         size += len(part)
     return "".join(parts)
@@ -224,29 +225,29 @@ def _long_text(rng: random.Random) -> str:
 
 def _said_with_call(rng: random.Random) -> str:
     """What an assistant says along with its tool calls: often nothing at all ("")."""
-    return "" if rng.random() < 0.4 else mixed_text(rng, (3, 6))
+    return "" if rng.random() < 0.4 else said(rng, (3, 6))
 
 
 def _round2_bodies(rng: random.Random, suite: _Suite, used: set[str]) -> list[Event]:
     edit = {"path": f"{suite.module}.py", "old": "    return a / b",
-            "new": f"    if b == 0:\n        raise ValueError({json.dumps(mixed_text(rng, (3, 5)), ensure_ascii=False)})"
+            "new": f"    if b == 0:\n        raise ValueError({json.dumps(said(rng, (3, 5)), ensure_ascii=False)})"
                    "\n    return a / b"}
     ms = rng.randint(20, 900)
-    return [_message("user", f"{rng.choice(FIX_PHRASES)} {mixed_text(rng, (3, 5))}"),
-            *_tool_round(rng, used, "edit_file", edit, f"{suite.failing} {mixed_text(rng, (3, 6))}",
+    return [_message("user", f"{rng.choice([p for p in FIX_PHRASES if p.isascii() or voice_now() != 'plain'])} {said(rng, (3, 5))}"),
+            *_tool_round(rng, used, "edit_file", edit, f"{suite.failing} {said(rng, (3, 6))}",
                          f"edited {suite.module}.py: replaced 1 occurrence", rng.randint(0, 5)),
             # Models often ask for a tool and say nothing: an assistant message with empty content.
             *_tool_round(rng, used, "run_command", {"command": "python -m unittest -v"},
                          "", suite.output(rng, ms, fixed=True), ms),
             _usage(rng),
-            _message("assistant", f"All {len(suite.cases)} tests pass now: {mixed_text(rng)}")]
+            _message("assistant", f"All {len(suite.cases)} tests pass now: {said(rng)}")]
 
 
 # ----------------------------------------------------------------------------- extra events
 
 def error_body(rng: random.Random) -> Event:
     """An `error` event. Its `message` is a string: replay must not take it for a message."""
-    return {"type": "error", "message": mixed_text(rng, (3, 8)), "where": rng.choice(("gateway", "tool", "agent"))}
+    return {"type": "error", "message": said(rng, (3, 8)), "where": rng.choice(("gateway", "tool", "agent"))}
 
 
 def unknown_body(rng: random.Random) -> Event:
@@ -254,8 +255,8 @@ def unknown_body(rng: random.Random) -> Event:
     only `type == "message"` rebuilds history or makes a fork point, not the field's presence."""
     kind = f"{rng.choice(('future', 'plan', 'checkpoint', 'memo', 'trace'))}_{rng.choice(('thing', 'update', 'v2', 'mark'))}"
     assert kind not in KNOWN_TYPES
-    return {"type": kind, "detail": {"note": mixed_text(rng, (3, 6)), "count": rng.randint(0, 99)},
-            "message": {"role": "user", "content": mixed_text(rng, (3, 6))}}
+    return {"type": kind, "detail": {"note": said(rng, (3, 6)), "count": rng.randint(0, 99)},
+            "message": {"role": "user", "content": said(rng, (3, 6))}}
 
 
 def _clean_slots(bodies: list[Event]) -> list[int]:
@@ -307,14 +308,14 @@ def _build(rng: random.Random, bodies: list[Event], *, error: bool | int, unknow
         on_disk = dict(rng.sample(list(event.items()), len(event))) if shuffle_keys else event
         events.append(event)
         lines.append(encode(on_disk, compact=compact))
-    return GeneratedLog(sid, lines, events)
+    return GeneratedLog(sid, lines, events, voice_now())
 
 
 def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool | int = False,
                compact: bool = False, shuffle_keys: bool = False, clock_back: bool = False,
                repeat_turn: bool = False, retried_prompt: bool = False, empty_read: bool = False,
                long_output: bool = False, config: dict[str, Any] | None = None,
-               next_round_started: bool = False) -> GeneratedLog:
+               next_round_started: bool = False, voice: str | None = None) -> GeneratedLog:
     """Round 1's shape: 8 events (system+config, user, a run_command round, usage, the
     answer naming the failing case), plus an `error` and/or an unknown-type event if asked
     (`True`: at a random clean slot; an int: that seq). The error goes in first, so an
@@ -329,7 +330,14 @@ def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool |
     output is 1.1-1.4 million characters, one line of more than 1 MiB (every draw). `config`:
     the model configuration the first event carries (default: the mock's). `next_round_started`:
     the user's next request ("fix it ...") follows the answer, and the model has asked for
-    its first tool (usage, assistant with an edit_file call): 11 events, fork points 2, 8, 9."""
+    its first tool (usage, assistant with an edit_file call): 11 events, fork points 2, 8, 9.
+    `voice`: how its messages speak (draws.VOICES; default: as `speaking` says, else mixed)."""
+    if voice is not None:
+        with speaking(voice):
+            return round1_log(rng, error=error, unknown=unknown, compact=compact, shuffle_keys=shuffle_keys,
+                              clock_back=clock_back, repeat_turn=repeat_turn, retried_prompt=retried_prompt,
+                              empty_read=empty_read, long_output=long_output, config=config,
+                              next_round_started=next_round_started)
     suite = _Suite.draw(rng)
     bodies = _round1_bodies(rng, suite, set(), empty_read=empty_read, long_output=long_output)
     if config is not None:
@@ -337,7 +345,7 @@ def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool |
     if repeat_turn:
         bodies += [copy.deepcopy(bodies[1]), _usage(rng), copy.deepcopy(bodies[-1])]
     if retried_prompt:
-        failed = {"type": "error", "message": mixed_text(rng, (3, 8)), "where": "gateway"}
+        failed = {"type": "error", "message": said(rng, (3, 8)), "where": "gateway"}
         bodies[2:2] = [failed, copy.deepcopy(bodies[1])]
     if next_round_started:
         bodies += _round2_bodies(rng, suite, {call["id"] for body in bodies
@@ -347,9 +355,15 @@ def round1_log(rng: random.Random, *, error: bool | int = False, unknown: bool |
 
 
 def two_round_log(rng: random.Random, *, error_between_rounds: bool = False, error: bool | int = False,
-                  unknown: bool | int = False, compact: bool = False, shuffle_keys: bool = False) -> GeneratedLog:
+                  unknown: bool | int = False, compact: bool = False, shuffle_keys: bool = False,
+                  voice: str | None = None) -> GeneratedLog:
     """Round 1, then a "fix it" round (edit_file, run_command): 19 events, fork points
-    2, 8, 9, 19. `error_between_rounds` puts an `error` event at seq 9 (points move on)."""
+    2, 8, 9, 19. `error_between_rounds` puts an `error` event at seq 9 (points move on).
+    `voice`: how its messages speak (draws.VOICES; default: as `speaking` says, else mixed)."""
+    if voice is not None:
+        with speaking(voice):
+            return two_round_log(rng, error_between_rounds=error_between_rounds, error=error, unknown=unknown,
+                                 compact=compact, shuffle_keys=shuffle_keys)
     suite, used = _Suite.draw(rng), set()
     bodies = _round1_bodies(rng, suite, used)
     if error_between_rounds:
@@ -370,10 +384,10 @@ def fork_child(parent: GeneratedLog, at_seq: int, rng: random.Random) -> Generat
                                                          milliseconds=rng.randrange(1000))
     fork = {"seq": at_seq + 1, "ts": utc_ts(when), "type": "fork", "from": parent.session_id, "atSeq": at_seq}
     return GeneratedLog(session_id(rng, when), [parent.lines[i] for i in keep] + [encode(fork)],
-                        [copy.deepcopy(parent.events[i]) for i in keep] + [fork])
+                        [copy.deepcopy(parent.events[i]) for i in keep] + [fork], parent.voice)
 
 
 __all__ = [
-    "Event", "GeneratedLog", "KNOWN_TYPES", "encode", "error_body", "fork_child", "mixed_text", "new_seed",
-    "parse_ts", "random_time", "rng_for", "round1_log", "session_id", "two_round_log", "unknown_body", "utc_ts",
+    "Event", "GeneratedLog", "KNOWN_TYPES", "VOICES", "encode", "error_body", "fork_child", "mixed_text", "new_seed",
+    "parse_ts", "random_time", "rng_for", "round1_log", "session_id", "speaking", "two_round_log", "unknown_body", "utc_ts",
 ]

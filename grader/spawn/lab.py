@@ -102,7 +102,9 @@ class LabRunner:
         kit = [str(p) for p in self.kit_paths]
         env = {}
         for key, value in os.environ.items():
-            if key.startswith((self.agent.env_prefix, "GRADER_", "PYTEST_")) or key in _DROPPED:
+            # PYTHON*: the grader's own interpreter settings (a bytecode prefix, a path), which
+            # -I ignores anyway; left in, they name the grader's or pytest's scratch dirs
+            if key.startswith((self.agent.env_prefix, "GRADER_", "PYTEST_", "PYTHON")) or key in _DROPPED:
                 continue
             if key == "PATH":
                 value = os.pathsep.join(p for p in value.split(os.pathsep)

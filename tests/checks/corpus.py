@@ -12,6 +12,9 @@ Python file:
     FAILS = ("replay-counts",)              # the exact set of checks it must fail
     MAYBE = ("missing-line",)               # optional: checks it fails only on some generated
                                             # inputs (the corpus runs with a seed of its own)
+    HERMETIC = True                         # optional: a cheat only the hermetic view holds (one that
+                                            # reads the grader's /proc or finds the kit); graded only
+                                            # where that mode is on (docs/reliability.md, "Cheats")
 
     import json                             # extra imports, added to each target file
 
@@ -57,6 +60,7 @@ class Patch:
     doc: str
     fails: frozenset[str]
     maybe: frozenset[str] = frozenset()
+    hermetic: bool = False
     imports: list[str] = field(default_factory=list)
     # (target file, qualified name, source text of the replacement)
     replacements: list[tuple[str, str, str]] = field(default_factory=list)
@@ -98,6 +102,7 @@ def load_patch(path: Path) -> Patch:
             raise PatchError(f"{path.name}: no TARGET for {qualified}")
     patch.fails = frozenset(constants.get("FAILS", ()))
     patch.maybe = frozenset(constants.get("MAYBE", ()))
+    patch.hermetic = bool(constants.get("HERMETIC", False))
     patch.added = frozenset(constants.get("ADD", ()))
     return patch
 

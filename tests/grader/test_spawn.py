@@ -90,6 +90,18 @@ def test_lab_env_drops_the_agent_grader_and_kit_variables(monkeypatch, tmp_path)
     assert "MOCK" not in runner(tmp_path).env(mock=False) and runner(tmp_path).env()["MOCK"] == "1"
 
 
+def test_lab_env_carries_none_of_the_graders_interpreter_settings(monkeypatch, tmp_path):
+    """The grader's PYTHON* variables (a bytecode prefix under a test's scratch dir, say) are
+    its own: -I ignores them in the child, and left in they would tell a graded run apart."""
+    scratch = tmp_path / "pytest-of-someone" / "kit-pycache"
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(scratch))
+    monkeypatch.setenv("PYTHONWARNINGS", "error")
+    env = runner(tmp_path).env()
+    assert "PYTHONPYCACHEPREFIX" not in env and "PYTHONWARNINGS" not in env
+    assert not any(str(scratch) in value for value in env.values())
+    assert env["PYTHONDONTWRITEBYTECODE"] == "1"  # the one the grader sets for the children's own children
+
+
 def test_lab_children_run_the_base_interpreter_isolated(tmp_path):
     argv = runner(tmp_path).agent_argv("hi")
     assert argv[0] == spawn.base_python() and argv[1:3] == ["-I", "-S"]

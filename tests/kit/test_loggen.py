@@ -18,6 +18,7 @@ import pytest
 
 from grader.checkkit.logdamage import (BAD_LINE_KINDS, bad_middle_line, blank_last_line, every_damage, first_line_seq,
                                        no_newline, torn_tail)
+from grader.checkkit import loggen
 from grader.checkkit.loggen import (
     KNOWN_TYPES, GeneratedLog, encode, fork_child, new_seed, parse_ts, rng_for, round1_log, two_round_log,
 )
@@ -421,3 +422,23 @@ def test_a_cut_inside_a_character_needs_one_in_the_last_line():
         torn_tail(child, rng_for(5, "ascii"), inside_char=True)
     assert torn_tail(child, rng_for(5, "ascii")).kind == "torn"
     assert encode(child.events[-1]) == child.lines[-1]
+
+
+def test_logs_speak_in_every_voice_and_keep_their_shape():
+    """Plain English, one script, mixed: the same events and fork points in each, and a plain
+    log's user messages are plain ASCII, a one-script log's hold no Latin letter, so nothing
+    about the text tells a generated log from a person's."""
+    for seed in SEEDS:
+        logs = {voice: two_round_log(rng_for(seed, "voices"), voice=voice) for voice in loggen.VOICES}
+        assert {log.voice for log in logs.values()} == set(loggen.VOICES)
+        for log in logs.values():
+            assert shape(log) == shape(logs["mixed"]) and log.fork_points == [2, 8, 9, 19]
+        users = {voice: [e["message"]["content"] for e in log.events
+                         if e["type"] == "message" and e["message"]["role"] == "user"] for voice, log in logs.items()}
+        assert all(text.isascii() for text in users["plain"])
+        assert all(not re.search(r"[A-Za-z]", text.split(" ", 2)[-1]) for text in users["one-script"][:1])
+        assert all(re.search(r"[^\x00-\xff]", text) for text in users["mixed"])
+        assert round1_log(rng_for(seed, "v"), voice="plain").voice == "plain"
+        assert round1_log(rng_for(seed, "v")).voice == "mixed"  # the default is unchanged
+    with pytest.raises(ValueError):
+        two_round_log(rng_for(0, "voices"), voice="shouting")

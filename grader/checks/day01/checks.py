@@ -287,15 +287,17 @@ def test_server_unreachable(ctx):
 # --------------------------------------------------------------------------- E5: the REPL's edges
 
 def test_repl_edges(ctx):
-    """In the REPL an empty or blank line sends nothing, Ctrl-C at the prompt gives a fresh prompt and keeps the conversation (a question that needs the name given before it is answered as in the same REPL without the Ctrl-C), and the end of input exits with status 0."""
+    """In the REPL on a terminal an empty or blank line sends nothing, Ctrl-C at the prompt gives a fresh prompt and keeps the conversation (a question that needs the name given before it is answered as in the same REPL without the Ctrl-C), and the end of input exits with status 0."""
     say, rng = ctx.say, ctx.rng("repl-edges")
     name = inputs.random_name(rng)
     blank = rng.choice((" ", "   ", "\t", " \t "))
     # What the same REPL answers without the Ctrl-C: the answer after it must be the same. So
     # the check needs nothing of how the history is carried (E1's checks judge that).
     unbroken = answers(talk(ctx, [f"my name is {name}", inputs.ASK_NAME, "/exit"], "repl-edges-unbroken").stdout)
-    with ctx.start_agent(cwd=ctx.workspace("repl-edges")) as child:
-        live = Live(ctx, child)
+    # on a pseudo-terminal, as a person at a terminal runs it (a REPL that behaves only when
+    # its input is a pipe is wrong where it matters)
+    with ctx.start_agent(cwd=ctx.workspace("repl-edges"), tty=True) as child:
+        live = Live(ctx, child, terminal=True)
         live.expect_prompt(1, say("doing.starting"))
         child.send("\n")
         live.expect_prompt(2, say("doing.empty_line"))

@@ -3,7 +3,9 @@ with a running child (for Ctrl-C and the end of input).
 
 The REPL prints `you > ` before it reads each line; with a pipe nothing is echoed, so
 whatever stands between two prompts is exactly what the REPL printed for the line
-read at the first of them.
+read at the first of them. On a pseudo-terminal (as a person runs it: `Live(...,
+terminal=True)`) the terminal echoes each typed line after its prompt, and ends lines
+with CR LF: the echo is taken off and the line ends read as LF.
 """
 
 from __future__ import annotations
@@ -32,20 +34,28 @@ def talk(ctx, lines: list[str], label: str, **options):
 class Live:
     """A REPL child driven one step at a time."""
 
-    def __init__(self, ctx, child):
-        self.ctx, self.child = ctx, child
+    def __init__(self, ctx, child, terminal: bool = False):
+        self.ctx, self.child, self.terminal = ctx, child, terminal
 
     def prompts(self) -> int:
         return self.child.stdout_so_far().count(PROMPT)
 
+    def _parts(self) -> list[str]:
+        parts = self.child.stdout_so_far().split(PROMPT)
+        if not self.terminal:
+            return parts
+        # after each prompt the terminal first echoes the line typed there (up to its CR LF)
+        parts = [part.replace("\r\n", "\n") for part in parts]
+        return parts[:1] + [part.split("\n", 1)[1] if "\n" in part else "" for part in parts[1:]]
+
     def after(self, prompt: int) -> str:
         """What the REPL printed after its prompt number `prompt` (1-based), so far."""
-        parts = self.child.stdout_so_far().split(PROMPT)
+        parts = self._parts()
         return parts[prompt].strip() if len(parts) > prompt else ""
 
     def between(self, first: int, last: int) -> str:
         """Everything printed after prompt `first` and before prompt `last`."""
-        parts = self.child.stdout_so_far().split(PROMPT)
+        parts = self._parts()
         return "".join(parts[first:last]).strip()
 
     def expect_prompt(self, count: int, doing: str) -> None:

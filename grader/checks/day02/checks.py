@@ -92,7 +92,7 @@ def _screen_flushes(ctx, text: str) -> bool | None:
 
 
 def test_no_doubled_text(ctx):
-    """The reply is printed once: stdout holds the streamed text and one newline, also when the reply asks for a tool as well, and in a REPL every reply appears exactly once."""
+    """The reply is printed once: stdout holds the streamed text and one newline, also when the reply asks for a tool as well, and in a REPL every reply appears exactly once; at a terminal too, the reply is on the screen once."""
     say = ctx.say
     rng = ctx.rng("no-doubled-text")
     name = rng.choice(ASCII_WORDS).title() + rng.choice(CJK_WORDS) + rng.choice(EMOJI)
@@ -127,6 +127,17 @@ def test_no_doubled_text(ctx):
         if repl.stdout.count(reply) != 1 or repl.stdout.count(reply + "\n") != 1:
             raise CheckFailed(say("doubled.repl", reply=reply, times=repl.stdout.count(reply)),
                               seen=short_end(repr(repl.stdout), 300))
+    # ... and at a terminal, where a person reads it: the agent on a pseudo-terminal of its own
+    # (both streams on the one screen, the terminal's CR LF read as LF)
+    name = rng.choice(ASCII_WORDS).title() + rng.choice(CJK_WORDS)
+    expected = f"Nice to meet you, {name}."
+    with ctx.start_agent(f"my name is {name}", cwd=ctx.workspace("no-doubled-text-terminal"), tty=True) as child:
+        shown = child.wait(30)
+    ctx.expect_ok(shown)
+    screen = shown.stdout.replace("\r\n", "\n")
+    if screen.count(expected) != 1:
+        raise CheckFailed(say("doubled.terminal", times=screen.count(expected)), expected=repr(expected + "\n"),
+                          seen=short_end(repr(screen), 300))
 
 
 # --------------------------------------------------------------------------- server-sent events

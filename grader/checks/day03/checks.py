@@ -25,7 +25,7 @@ import os
 import re
 
 from grader.checkkit import CheckFailed, short, short_end
-from grader.checkkit.draws import CJK_WORDS
+from grader.checkkit.draws import CJK_WORDS, VOICES
 from grader.checkkit.fakeserver import FakeModelServer
 
 from . import inputs
@@ -264,8 +264,10 @@ def test_truncation_declared(ctx):
     say = ctx.say
     rng = ctx.rng("truncation-declared")
     pairs = _limits_and_lengths(rng)
-    texts = [inputs.text_of_length(rng, length) for _, length in pairs]
-    big = inputs.text_of_length(rng, 200_000 + rng.randint(0, 5000))
+    # in every voice real output comes in (plain English, one script, mixed): nothing about the
+    # text tells a generated input from a real one
+    texts = [inputs.text_of_length(rng, length, VOICES[n % len(VOICES)]) for n, (_, length) in enumerate(pairs)]
+    big = inputs.text_of_length(rng, 200_000 + rng.randint(0, 5000), rng.choice(VOICES))
     workdir, name = _big_file(ctx, rng, "truncation-declared", big)
     ops = [{"op": "truncate", "text": text, "limit": limit} for text, (limit, _) in zip(texts, pairs)]
     ops.append(call_op("call_big_" + token(rng, 6), "read_file", {"path": name}))
@@ -307,9 +309,10 @@ def test_tail_kept(ctx):
     cases = []
     for limit in (rng.randint(200, 3000), rng.randint(200, 3000), rng.randint(800, 3000)):
         for size in (limit + rng.randint(1, 30), limit * rng.randint(2, 40)):
-            cases.append((limit, *inputs.long_output(rng, size, _long_line(rng, limit))))
+            cases.append((limit, *inputs.long_output(rng, size, _long_line(rng, limit), VOICES[len(cases) % len(VOICES)])))
     limit = _constant(ctx, "mca/tools/truncate.py", "MAX_RESULT_CHARS", DEFAULT_LIMIT)
-    big, first, last = inputs.long_output(rng, 200_000 + rng.randint(0, 5000), _long_line(rng, limit))
+    big, first, last = inputs.long_output(rng, 200_000 + rng.randint(0, 5000), _long_line(rng, limit),
+                                          rng.choice(VOICES))
     workdir, name = _big_file(ctx, rng, "tail-kept", big)
     ops = [{"op": "truncate", "text": text, "limit": limit} for limit, text, _, _ in cases]
     ops.append(call_op("call_log_" + token(rng, 6), "read_file", {"path": name}))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import string
 
-from grader.checkkit.draws import ASCII_WORDS, CJK_WORDS, EMOJI
+from grader.checkkit.draws import ASCII_WORDS, CJK_WORDS, EMOJI, ENGLISH, plain_text, script_text
 
 PLAIN_TRICKY = ('"quoted"', "it's", "back\\slash", "C:\\new\\table", "tab\there", "naïve", "{braces}",
                 "café", "a<b>&c")
@@ -96,31 +96,46 @@ def letters(rng: random.Random, length: int = 6) -> str:
     return "".join(rng.choice(string.ascii_lowercase) for _ in range(length))
 
 
-def long_output(rng: random.Random, size: int, last_length: int | None = None) -> tuple[str, str, str]:
-    """About `size` characters of a command's output: lines of mixed text without a digit (so
+def voiced(rng: random.Random, voice: str, count: tuple[int, int] = (3, 9)) -> str:
+    """A line of text in a voice (draws.VOICES): plain English, one script, or mixed (`words`)."""
+    if voice == "plain":
+        return plain_text(rng, count)
+    if voice == "one-script":
+        return script_text(rng, count)
+    return words(rng, count)
+
+
+def long_output(rng: random.Random, size: int, last_length: int | None = None,
+                voice: str = "mixed") -> tuple[str, str, str]:
+    """About `size` characters of a command's output: lines of text without a digit (so
     every number in a truncated result is the cut's own), the last one an error message: short
     (at most 40 characters, so any honest tail of a 200-character limit holds it whole), or, with
-    `last_length`, at least that long (a tail of a fixed size loses it). (text, first line, last line)."""
-    first = f"$ run {letters(rng, 5)} {rng.choice(CJK_WORDS)} --verbose"
+    `last_length`, at least that long (a tail of a fixed size loses it). (text, first line, last line).
+    `voice`: plain English (real tool output mostly is), one script, or mixed."""
+    plain = voice == "plain"
+    first = f"$ run {letters(rng, 5)}{'' if plain else ' ' + rng.choice(CJK_WORDS)} --verbose"
     lines = [first]
     total = len(first)
     while total < size:
-        line = words(rng, (4, 12))
+        line = voiced(rng, voice, (4, 12))
         lines.append(line)
         total += len(line) + 1
-    last = f"{rng.choice(ERRORS)}: {rng.choice(CJK_WORDS)} {letters(rng, 6)} {rng.choice(EMOJI)}"
+    last = (f"{rng.choice(ERRORS)}: {rng.choice(ENGLISH)} {letters(rng, 6)}" if plain else
+            f"{rng.choice(ERRORS)}: {rng.choice(CJK_WORDS)} {letters(rng, 6)} {rng.choice(EMOJI)}")
     while last_length is not None and len(last) < last_length:
-        last += " " + rng.choice([rng.choice(ASCII_WORDS), rng.choice(CJK_WORDS), letters(rng, rng.randint(3, 9))])
+        last += " " + rng.choice([rng.choice(ASCII_WORDS), letters(rng, rng.randint(3, 9))] +
+                                 ([] if plain else [rng.choice(CJK_WORDS)]))
     lines.append(last)
     return "\n".join(lines) + ("\n" if rng.random() < 0.5 else ""), first, last
 
 
-def text_of_length(rng: random.Random, length: int) -> str:
-    """Exactly `length` characters of lines of mixed text without a digit (CJK count one each)."""
+def text_of_length(rng: random.Random, length: int, voice: str = "mixed") -> str:
+    """Exactly `length` characters of lines of text without a digit (CJK count one each), in
+    plain English, one script or mixed (`voice`)."""
     pieces: list[str] = []
     total = 0
     while total < length:
-        line = words(rng, (3, 10)) + "\n"
+        line = voiced(rng, voice, (3, 10)) + "\n"
         pieces.append(line)
         total += len(line)
     return "".join(pieces)[:length]

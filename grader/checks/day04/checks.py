@@ -9,8 +9,9 @@ The contract is shared/days/day-04.md. How the checks get their inputs:
   in a harness child (harnesses/tool_calls.py), on files, names and outputs
   generated for this run (ASCII, CJK, emoji), and judge the files in the grader:
   "unchanged" means not written at all (same inode, mtime and bytes);
-* timeout-kills-group runs a real command whose grandchild writes its PID to a file
-  (harnesses/timeout_group.py proves each PID is its own before it looks at it);
+* timeout-kills-group runs a real command whose processes the harness finds from outside
+  (/proc, by a mark they inherit; never a PID file the lab could read and kill by), and
+  proves each PID is its own before it looks at it (harnesses/timeout_group.py);
 * write-is-atomic forks a writer that calls the lab's write_file on a large file in a
   loop and SIGKILLs it 20 times at random moments spread over a timed write, then
   writers killed by their own rename (whose os.fsync calls are watched), then first
@@ -37,6 +38,7 @@ from .calls import (Stamp, read_text, refused, said, sha, stub_in, tool_calls, t
                     write_text)
 
 PROMPT = "run the tests and fix the failing case"
+MARK_VAR = "JOB_TOKEN"  # inherited by every process a timed-out command starts: the harness finds them by it
 BUGGY_LINE = "    return a / b"
 GUARDED_LINE = '    if b == 0:\n        raise ValueError("cannot divide by zero")\n    return a / b'
 TIMED_OUT = re.compile(r"timed?[ -]?out\b[^0-9\n]{0,12}?(\d+(?:\.\d+)?)\s*(?:s\b|sec|seconds?\b)", re.IGNORECASE)
@@ -200,24 +202,23 @@ def test_edit_missing_refused(ctx):
 # --------------------------------------------------------------------------- E2: the time limit
 
 def test_timeout_kills_group(ctx):
-    """A command that starts a grandchild (it writes its PID to a file, and ignores SIGTERM) and outlives its time limit: the tool returns within the limit plus 2 s, and afterwards neither the shell nor the grandchild is running."""
+    """A command that starts a grandchild (deaf to SIGTERM, found by the grader from outside, not from a file the lab could read) and outlives its time limit: the tool returns within the limit plus 2 s, and afterwards neither the shell nor the grandchild is running."""
     say, rng = ctx.say, ctx.rng("timeout-kills-group")
     work = ctx.tmp("timeout-kills-group") / "work"
     work.mkdir()
     limit = round(rng.uniform(0.3, 0.6), 2)
     sleep = round(rng.uniform(20, 40), 1)
-    files = {role: f"{role}-{inputs.word(rng)}.pid" for role in ("shell", "grandchild", "sleeper")}
-    command = (f"sh -c 'trap \"\" TERM; echo $$ > {files['grandchild']}; exec sleep {sleep}' & "  # deaf to SIGTERM
-               f"echo $$ > {files['shell']}; "
-               f"sleep {sleep} & echo $! > {files['sleeper']}; wait")
+    # The harness finds these processes from outside (/proc, by a mark they inherit and the role
+    # each is named with), never from a file the lab could read: no PID file to kill by.
+    role = f"{MARK_VAR}_ROLE"
+    command = (f"{role}=grandchild sh -c 'trap \"\" TERM; exec sleep {sleep}' & "  # deaf to SIGTERM
+               f"{role}=sleeper sleep {sleep} & wait")
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": 2.5, "settle": 0.5,
-           "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files}
+           "mark_var": MARK_VAR, "token": uuid.uuid4().hex, "roles": ["shell", "grandchild", "sleeper"]}
     script = ctx.harness("timeout_group")
     answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-kills-group",
                               timeout=limit + 10, script=script)
     if not (answer.get("pids_written") or {}).get("grandchild"):  # a loaded machine: once more, with time to start
-        for name in files.values():
-            (work / name).unlink(missing_ok=True)
         limit = job["timeout"] = round(limit * 4, 2)
         job["token"] = uuid.uuid4().hex
         answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-kills-group",
@@ -251,21 +252,17 @@ def escaped_pipe_holder(ctx, rng, work: Path) -> None:
     pipe open: the group kill cannot reach it, so only a bounded drain brings the call back."""
     say = ctx.say
     limit, grace = round(rng.uniform(0.4, 0.8), 2), 2 + ctx.scaled(6)
-    files = {role: f"{role}-{inputs.word(rng)}.pid" for role in ("shell", "escaped")}
-    code = ("import os, sys, time; os.setsid(); open(sys.argv[1], 'w').write(str(os.getpid())); "
-            "time.sleep(float(sys.argv[2]))")
-    command = (f"python -S -c {shlex.quote(code)} {files['escaped']} {round(grace + 30)} & "
-               f"echo $$ > {files['shell']}; sleep {round(grace + 30)}; true")
+    code = "import os, sys, time; os.setsid(); time.sleep(float(sys.argv[1]))"
+    command = (f"{MARK_VAR}_ROLE=escaped python -S -c {shlex.quote(code)} {round(grace + 30)} & "
+               f"sleep {round(grace + 30)}; true")
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": grace, "settle": 0.5,
-           "mark_var": "DAY04_CHECK_MARK", "token": uuid.uuid4().hex, "pid_files": files, "wait_for": ["shell"]}
+           "mark_var": MARK_VAR, "token": uuid.uuid4().hex, "roles": ["shell", "escaped"], "wait_for": ["shell"]}
     script = ctx.harness("timeout_group")
     answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-escaped",
                               timeout=limit + grace + 10, script=script)
     if not (answer.get("pids_written") or {}).get("escaped"):
         # A loaded machine: once more, with time to start. The same script and job file, so
         # the report (its reproduce line) does not depend on how busy the machine was.
-        for name in files.values():
-            (work / name).unlink(missing_ok=True)
         limit = job["timeout"] = round(limit * 4, 2)
         job["token"] = uuid.uuid4().hex
         answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-escaped",

@@ -130,6 +130,15 @@ def asked(ctx) -> Asked:
     delays = answer.get("delays") or []
     run.answer = {"retry": answer.get("retry") or [], "after": delays[:len(after)],
                   "backoff": delays[len(after):] if len(delays) == len(after) + len(backoff) else []}
+    # The same backoff draws in another process, as another client that failed at the same
+    # moment: a "random" that is a fixed cycle or a constant seed gives it the same pauses.
+    try:  # only backoff-grows-capped reads these: a second child that died fails that check alone
+        other = ctx.harness_json("retry", {"statuses": [], "delays": backoff}, calls=ctx.say("harness.functions"),
+                                 label="job-elsewhere", extra_env={"MCA_TIME_SCALE": "0.01"})
+        delays = other.get("delays") or []
+    except CheckFailed:
+        delays = []
+    run.answer["elsewhere"] = delays if len(delays) == len(backoff) else []
     return run
 
 
@@ -407,6 +416,15 @@ def test_backoff_grows_capped(ctx, asked):
                               least=f"{JITTER_SPREAD * 100:g}"),
                           expected=say("brief.share_spread", least=f"{JITTER_SPREAD * 100:g}"),
                           seen=say("brief.shares", low=f"{min(shares):.4g}", high=f"{max(shares):.4g}"))
+    # Two processes asked for the same attempts in the same order are two clients: in step if
+    # they draw the same pauses (a cycle of factors, a generator seeded with a constant).
+    elsewhere = asked.part(say, "elsewhere", cases)
+    for delay in elsewhere:
+        _broken(ctx, delay, "backoff_delay")
+    same = sum(a == b for a, b in zip(delays, elsewhere))
+    if same * 2 > len(delays):
+        raise CheckFailed(say("backoff.in_step", draws=len(delays), same=same),
+                          expected=say("brief.apart"), seen=say("brief.same_pauses", same=same, draws=len(delays)))
     pauses = _failing_run(ctx, "backoff-grows-capped", rng, model)
     if pauses[-1] <= pauses[0]:
         # One burst of load on the machine can stretch the first pause past the last; the schedule itself is

@@ -80,7 +80,7 @@ def round1(ctx) -> Round:
 
 
 def test_session_id(ctx, round1):
-    """A new session gets an id like s-YYYYMMDD-HHMMSS-xxxx (UTC creation time) and its log file in the sessions dir."""
+    """A new session gets an id like s-YYYYMMDD-HHMMSS-xxxx (UTC creation time) and its log file in the sessions dir; sessions made by other processes do not all draw the same random part."""
     log = round1.log()
     match = ID_PATTERN.fullmatch(log.stem)
     if match is None:
@@ -93,6 +93,23 @@ def test_session_id(ctx, round1):
     now = round1.started
     if not now - timedelta(minutes=2) <= stamp <= datetime.now(timezone.utc) + timedelta(minutes=2):
         raise CheckFailed(ctx.say("round1.not_utc_now", now=f"{now:%Y%m%d-%H%M%S}", stamp=f"{stamp:%Y%m%d-%H%M%S}"))
+    # The random part keeps apart sessions made elsewhere in the same second: two more sessions,
+    # each by a process of its own in a sessions dir of its own, must not all draw the same one
+    # (a generator seeded with a constant, a fixed cycle, gives every process the same first draw).
+    names = [log.name]
+    for n in (1, 2):
+        ws, sessions = workspace(ctx, f"session-id-{n}")
+        result = ctx.run_agent("--yes", "--sessions-dir", str(sessions), rng_word(ctx), cwd=ws, extra_env=NOT_UTC)
+        ctx.expect_ok(result, ctx.say("round1.failed", command=result.short_command()))
+        names.append(only_log(ctx, sessions, "round1.no_log").name)
+    suffixes = {ID_PATTERN.fullmatch(Path(name).stem) and Path(name).stem[-4:] for name in names}
+    if len(suffixes) == 1:
+        raise CheckFailed(ctx.say("round1.same_random_part", part=suffixes.pop()), seen=", ".join(names))
+
+
+def rng_word(ctx) -> str:
+    """A short request the mock answers at once (a new session all the same)."""
+    return "hello " + mixed_text(ctx.rng("session-id"), (1, 3)).replace("\n", " ")
 
 
 def test_log_format(ctx, round1):
@@ -154,11 +171,11 @@ def test_written_as_it_happens(ctx):
 # --------------------------------------------------------------------------- checks 5-6: replay and resume
 
 def test_replay_counts(ctx):
-    """Replaying generated logs (with error, unknown-type and fork events too, and a tool result of more than 1 MiB) returns exactly the logged messages in log order, whatever their size, counts every other event as skipped, and gives a token estimate above zero."""
+    """Replaying generated logs (in plain English, in one script and mixed, with error, unknown-type and fork events too, and a tool result of more than 1 MiB) returns exactly the logged messages in log order, whatever their size, counts every other event as skipped, and gives a token estimate above zero."""
     rng = ctx.rng("replay-counts")
     two = loggen.two_round_log(rng)
     say = ctx.say
-    logs = [(say("what.round1"), loggen.round1_log(rng)),
+    logs = [(say("what.round1"), loggen.round1_log(rng, voice="plain")),  # as a person's session speaks
             (say("what.round1_error_unknown"), loggen.round1_log(rng, error=True, unknown=True)),
             (say("what.two_rounds_error"), loggen.two_round_log(rng, error_between_rounds=True)),
             (say("what.forked"), loggen.fork_child(two, rng.choice(two.fork_points), rng)),
@@ -167,7 +184,7 @@ def test_replay_counts(ctx):
             (say("what.clock_back"), loggen.round1_log(rng, clock_back=True)),
             (say("what.empty_read"), loggen.round1_log(rng, empty_read=True)),
             (say("what.long_result"), loggen.round1_log(rng, long_output=True)),  # a tool result over 1 MiB
-            (say("what.iterator"), loggen.round1_log(rng))]
+            (say("what.iterator"), loggen.round1_log(rng, voice="one-script"))]
     inputs = [rows(log.events) for _, log in logs]
     inputs[-1] = {"rows": inputs[-1], "once": True}
     answers = call(ctx, "replay", inputs, "replay")
@@ -391,12 +408,14 @@ def _slices(say, rng, log: loggen.GeneratedLog) -> list[tuple[str, loggen.Genera
 
 
 def test_fork_points(ctx):
-    """On generated logs and parts of them the fork points are exactly the seqs of the clean boundaries, in log order (2, 8, 9, 19 on a two-round log, also when the answer at 8 is an empty reply; others with error, unknown-type, fork and empty tool_calls events), and `fork ID 4` is refused with the valid points named and nothing created."""
+    """On generated logs (in plain English, in one script and mixed) and parts of them the fork points are exactly the seqs of the clean boundaries, in log order (2, 8, 9, 19 on a two-round log, also when the answer at 8 is an empty reply; others with error, unknown-type, fork and empty tool_calls events), and `fork ID 4` is refused with the valid points named and nothing created."""
     say = ctx.say
     rng = ctx.rng("fork-points")
-    two = loggen.two_round_log(rng)
+    # in every voice a session speaks (plain English, one script, mixed): nothing about the text
+    # tells a generated log from a person's
+    two = loggen.two_round_log(rng, voice="plain")
     logs = [(say("what.two_rounds"), two),
-            (say("what.two_rounds_error"), loggen.two_round_log(rng, error_between_rounds=True)),
+            (say("what.two_rounds_error"), loggen.two_round_log(rng, error_between_rounds=True, voice="one-script")),
             (say("what.round1_unknown"), loggen.round1_log(rng, unknown=True, error=True)),
             (say("what.empty_tool_calls"), _with_empty_tool_calls(rng)),
             (say("what.empty_answer"), _with_empty_answer(rng)),

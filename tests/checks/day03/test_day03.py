@@ -13,6 +13,8 @@ import warnings
 
 import pytest
 
+from grader.checkkit.draws import VOICES
+
 from tests.checks import corpus
 
 DAY = corpus.COURSE.find_day("day-03")
@@ -40,24 +42,28 @@ def test_every_message_the_checks_use_is_in_the_catalogue():
 # --------------------------------------------------------------------------- the inputs
 
 @pytest.mark.parametrize("seed", range(40))
-def test_names_are_plain_and_texts_have_no_digits(seed):
+@pytest.mark.parametrize("voice", VOICES)
+def test_names_are_plain_and_texts_have_no_digits(seed, voice):
     inputs = checks_module("inputs")
     rng = random.Random(seed)
     for _ in range(20):
         name = inputs.file_name(rng)
         assert re.fullmatch(r"[\w.-]+", name) and not re.search(r"\band\b", name), name
         length = rng.randint(1, 5000)
-        text = inputs.text_of_length(rng, length)
+        text = inputs.text_of_length(rng, length, voice)
         assert len(text) == length and not re.search(r"\d", text)
         assert not any(ch in text for ch in "\u2028\u2029\x85\r")
-    text, first, last = inputs.long_output(rng, rng.randint(200, 20_000))
+        if voice == "plain":  # nothing in it a person's English output would not have
+            assert text.isascii()
+    text, first, last = inputs.long_output(rng, rng.randint(200, 20_000), voice=voice)
     assert not re.search(r"\d", text)
     assert text.split("\n")[0] == first and text.rstrip("\n").split("\n")[-1] == last
     assert len(first) <= 40 and len(last) <= 40  # any honest tail of a 200-character limit holds them
     wanted = rng.randint(41, 600)
-    text, first, last = inputs.long_output(rng, rng.randint(200, 20_000), wanted)
+    text, first, last = inputs.long_output(rng, rng.randint(200, 20_000), wanted, voice)
     assert not re.search(r"\d", text) and text.rstrip("\n").split("\n")[-1] == last
     assert wanted <= len(last) <= wanted + 12  # long enough that a tail of a fixed size loses it, and no longer
+    assert text.isascii() == (voice == "plain")
 
 
 @pytest.mark.parametrize("seed", range(40))

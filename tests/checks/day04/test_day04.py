@@ -142,3 +142,17 @@ def test_every_draw_kills_a_first_write_and_watches_the_fsync():
     checks = (DAY.checks_dir / "checks.py").read_text(encoding="utf-8")
     assert '"fresh": fresh' in checks and 'not entry.get("fsynced")' in checks
     assert 'len(fresh_seen) != len(fresh["phases"]) + 1' in checks
+
+
+def test_the_timeout_harness_finds_the_commands_processes_from_outside():
+    """A lab can read every file of its workdir: a check that learnt the grandchild's PID from
+    a file the command writes could be passed by killing what that file names. The commands
+    of timeout-kills-group write no file, and the harness reads none but its job: it finds the
+    command's processes in /proc by the token they inherit (the corpus's
+    cheat_e2_kills_what_pid_files_name proves the difference)."""
+    group = (DAY.checks_dir / "harnesses" / "timeout_group.py").read_text(encoding="utf-8")
+    assert group.count("read_text(") == 1 and "Path(sys.argv[1]).read_text(" in group
+    assert 'os.listdir("/proc")' in group and "/environ" in group
+    checks = (DAY.checks_dir / "checks.py").read_text(encoding="utf-8")
+    timeout = checks[checks.index("def test_timeout_kills_group"):checks.index("def came_back")]
+    assert "$$" not in timeout and "$!" not in timeout and ".pid" not in timeout and "pid_files" not in timeout

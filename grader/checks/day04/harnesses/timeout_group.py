@@ -3,15 +3,18 @@
     python timeout_group.py LAB JOB.json      (the prelude takes LAB)
 
 JOB is {"workdir", "timeout", "command", "grace", "settle", "mark_var", "token",
-"pid_files": {ROLE: NAME, ...}, "wait_for": [ROLE, ...]} (roles such as shell,
-grandchild, sleeper; wait_for defaults to shell and grandchild). The command writes
-the PIDs of its shell and of the processes it starts into those files (in the workdir).
+"roles": [ROLE, ...], "wait_for": [ROLE, ...]} (roles such as shell, grandchild,
+sleeper; wait_for defaults to shell and grandchild). The command's processes are found
+from outside, never from files the lab could read or write: every process it starts
+inherits MARK=TOKEN, and the command names each process it starts with
+MARK_ROLE=ROLE in that process's environment (the shell itself has none). While the
+call runs, a watcher thread notes every marked process /proc shows, with its role.
 The call goes through the lab's ToolRegistry on a thread; the harness waits at most
 timeout + grace for it, then looks (for up to `settle` seconds) whether the wait_for
-processes are gone, and kills every process of the pid files still running (proven
-ours). One answer, last.
+processes are gone, and kills every process it saw still running (proven ours). One
+answer, last.
 
-Safety: a PID read from a file is never trusted. Before the harness looks at or
+Safety: a PID seen in /proc is never trusted. Before the harness looks at or
 signals a process, it proves the process is one this harness started: its
 /proc/PID/environ must hold MARK=TOKEN, a random token set here (every process the
 command starts inherits it). PIDs <= 1, this process and its parent are never touched,
@@ -32,12 +35,24 @@ MARK = f"{job['mark_var']}={job['token']}".encode()
 os.environ[job["mark_var"]] = job["token"]  # inherited by the command and all it starts
 
 
-def read_pid(name):
-    try:
-        text = (workdir / name).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return int(text) if text.isdigit() else None
+ROLE = f"{job['mark_var']}_ROLE=".encode()
+
+
+def marked():
+    """pid -> role of every process /proc shows whose environment holds this run's mark."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in (os.getpid(), os.getppid()):
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                env = handle.read().split(b"\0")
+        except OSError:
+            continue
+        if MARK in env:
+            role = next((item[len(ROLE):].decode() for item in env if item.startswith(ROLE)), "shell")
+            found[int(entry)] = role
+    return found
 
 
 def ours(pid):
@@ -92,29 +107,46 @@ def call():
     box["seconds"] = round(time.monotonic() - started, 3)
 
 
+seen = {}  # pid -> role, every marked process seen while the call ran
+watching = threading.Event()
+
+
+def watch():
+    while not watching.is_set():
+        seen.update(marked())
+        time.sleep(0.01)
+
+
 started = time.monotonic()
+watcher = threading.Thread(target=watch, daemon=True)
+watcher.start()
 thread = threading.Thread(target=call, daemon=True)
 thread.start()
 thread.join(job["timeout"] + job["grace"])
 answer["returned"] = not thread.is_alive()
 answer["seconds"] = box.get("seconds", round(time.monotonic() - started, 3))
 answer["result"] = box.get("result")
+watching.set()
+watcher.join(1.0)
+seen.update(marked())
 
-names = job["pid_files"]
 deadline = time.monotonic() + job["settle"]
-pids = {role: read_pid(name) for role, name in names.items()}
-while any(p is None for p in pids.values()) and time.monotonic() < deadline:
-    time.sleep(0.01)
-    pids = {role: read_pid(name) for role, name in names.items()}
-answer["pids_written"] = {role: pid is not None for role, pid in pids.items()}
+roles = job["roles"]
+answer["pids_written"] = {role: role in seen.values() for role in roles}
 waited = job.get("wait_for") or ["shell", "grandchild"]
-while any(ours(pids[role]) for role in waited) and time.monotonic() < deadline:
+
+
+def alive(role):
+    return any(ours(pid) for pid, named in seen.items() if named == role)
+
+
+while any(alive(role) for role in waited) and time.monotonic() < deadline:
     time.sleep(0.01)
-answer["alive"] = {role: ours(pid) for role, pid in pids.items()}
+answer["alive"] = {role: alive(role) for role in roles}
 answer["after"] = round(time.monotonic() - started, 3)
 
-for role in sorted(pids, key=lambda r: r == "shell"):  # what the lab left running: proven ours, one by one
-    kill_if_ours(pids.get(role))
+for pid in sorted(seen, key=lambda p: seen[p] == "shell"):  # what the lab left running: proven ours, one by one
+    kill_if_ours(pid)
 thread.join(1.0)
 report(answer)
 os._exit(0)  # the call's thread may still wait on a pipe: do not wait for it
