@@ -38,7 +38,8 @@ What it understands (anything else gets a short help line):
 * "run the tests and tell me which case fails", then "fix it" - the two rounds of day 7.
 # [/day]
 # [day 8+]
-* "what is in @calc.py?" (any message with @-references) - answers from what was injected, without a tool.
+* "what is in @calc.py?" (any message with @-references) - answers from what was injected, without a tool;
+  "what did I attach?" - the last line of the first injected block in the history (as sent, not as the file is now).
 # [/day]
 """
 
@@ -143,6 +144,8 @@ def decide(messages: list[dict]) -> Reply:
     attached = INJECTED.findall(said)
     if attached:
         return attached_reply(said, attached)
+    if "what did i attach" in request:
+        return attached_before(earlier)
     # [/day]
     named = NAME.search(str(messages[start].get("content", "")))
     if named:
@@ -217,6 +220,20 @@ def attached_reply(said: str, attached: list[tuple[str, str]]) -> Reply:
             names = DEFINED.findall(body)
             sentences.append(f"{ref} has {len(lines)} lines" + (f" and defines {', '.join(names)}." if names else "."))
     return Reply("From what you attached: " + " ".join(sentences))
+
+
+def attached_before(earlier: list[dict]) -> Reply:
+    """What earlier user messages carried, as the history holds it (not as the files are now)."""
+    for message in earlier:
+        if message.get("role") != "user":
+            continue
+        said = content_text(message)
+        for ref, kind in INJECTED.findall(said):
+            lines = block_body(said, ref).rstrip("\n").splitlines()
+            last = lines[-1].strip() if lines else ""
+            return Reply(f"Earlier you attached {ref} ({kind}, {len(lines)} lines); as you sent it, "
+                         f"its last line is `{last}`.")
+    return Reply("I have no record of anything attached earlier in this conversation.")
 
 
 def block_body(said: str, ref: str) -> str:
