@@ -25,7 +25,7 @@ import json
 import re
 
 
-from grader.checkkit import CheckFailed, short
+from grader.checkkit import CheckFailed, ChildTimeout, short
 
 from .wire import (PageServer, estimate, everything, expect_sent, marker, model_server, run_turn, text_of, token,
                    user_content)
@@ -144,7 +144,11 @@ def test_url_fetched(ctx):
         gone_url = pages.page(gone, f"<html><body>not found {secret_404}</body></html>", status=404)
         slow_url = pages.hang(slow, 60)
         prompt = f"{mixed_text(rng, (2, 4))} @{doc_url} @{gone_url} @{slow_url}"
-        turn = run_turn(ctx, "url-fetched", prompt)
+        try:
+            turn = run_turn(ctx, "url-fetched", prompt)
+        except ChildTimeout as exc:  # the page that never answers held the turn: no time limit
+            raise CheckFailed(ctx.say("url.hung", url=slow_url, seconds=round(exc.timeout)),
+                              expected=ctx.say("url.time_limit"), seen=ctx.evidence(exc.result)) from None
         methods = pages.gets(doc)
     request = expect_sent(ctx, turn, prompt)
     if methods != ["GET"]:
@@ -305,14 +309,26 @@ BILL_LINE = re.compile(r"^injected: (\S+) (\d+) chars ≈ (\d+) tokens")
 TOTAL_LINE = re.compile(r"^injected: total (\d+) refs?, (\d+) chars ≈ (\d+) tokens")
 
 
+def pad_narrow(text: str, remainder: int) -> str:
+    """`text` with dots added so that its count of narrow characters is `remainder` modulo 4."""
+    while sum(1 for ch in text if ord(ch) < 0x0800) % 4 != remainder:
+        text += "."
+    return text
+
+
 def test_bill_printed(ctx):
     """Each injected reference prints `injected: REF N chars ≈ T tokens` and a total line, N exact and T by the documented estimate (CJK and emoji too), and the log's injected event, before the user message, holds the same figures."""
+    # Every draw: an ASCII file, a CJK file, one of emoji (flags are two code points) and
+    # accents; two of them with a quarter token left over, so the total is the lines' sum
+    # and not an estimate of the joined texts; and a missing reference, which is not billed.
     rng = ctx.rng("bill-printed")
     files = {
         f"{token(rng)}.py": "".join(f"{token(rng, 8)} = {rng.randint(0, 999)}  # ascii only\n" for _ in range(rng.randint(3, 9))),
         f"{token(rng)}.md": "".join(f"数据{rng.choice('库表列行')} {mixed_text(rng)}\n" for _ in range(rng.randint(2, 6))),
         f"{token(rng)}.txt": "".join(rng.choice(["🙂", "🚀", "🇯🇵", "é", "x"]) for _ in range(rng.randint(20, 80))),
     }
+    for name in list(files)[:2]:  # a quarter token left over in two files: a total re-estimated from the
+        files[name] = pad_narrow(files[name], 1)  # joined texts is then smaller than the sum of the lines
     missing = f"{token(rng)}.py"
     names = list(files)
     rng.shuffle(names)
