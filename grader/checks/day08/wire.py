@@ -29,7 +29,7 @@ LETTERS = "abcdefghijkmnpqrstuvwxyz"
 
 def estimate(text: str) -> int:
     """The documented token estimate of the lab sheet and mca/refs/bill.py."""
-    wide = sum(1 for ch in text if ord(ch) >= WIDE_FROM)
+    wide = len([ch for ch in text if ord(ch) >= WIDE_FROM])
     return (len(text) - wide + 3) // 4 + wide
 
 

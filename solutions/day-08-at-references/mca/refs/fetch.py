@@ -33,8 +33,8 @@ def fetch_url(url: str, timeout: float) -> str:
             body = response.read(MAX_PAGE_BYTES)
             content_type = response.headers.get("Content-Type") or ""
             charset = response.headers.get_content_charset() or "utf-8"
-    except urllib.error.HTTPError as exc:
-        raise FetchError(f"HTTP {exc.code} from {url}") from None
+    except urllib.error.HTTPError as http_error:  # the server answered, with an error status
+        raise FetchError(f"HTTP {http_error.code} from {url}") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:  # refused, timed out, unknown host, bad URL
         reason = getattr(exc, "reason", exc)
         raise FetchError(f"could not fetch {url}: {reason}") from None
