@@ -8,8 +8,8 @@ server the check starts; nothing reaches the network.
 
 Every draw holds the cases its check is about (none is left to a seed): a file named
 twice and one in a subdirectory, a line ending in CRLF and a trailing blank line, text in
-ASCII, CJK and emoji; an empty file and a subdirectory in a listing; a page with a
-script, a style and an entity, a 404 and a page that never answers; two image types;
+ASCII, CJK and emoji, and on the bill two-byte characters and both sides of U+0800; an
+empty file and a subdirectory in a listing; a page with a script, a style and an entity, a 404 and a page that never answers; two image types;
 an e-mail whose domain is a file, @@x next to files x and @x, a code span and a fenced
 block naming files that exist, and punctuation after references that resolve; each of
 `..`, an absolute path and two symlinks (file, directory) pointing out, and a path that
@@ -316,16 +316,32 @@ def pad_narrow(text: str, remainder: int) -> str:
     return text
 
 
+# Each class of the estimate, with the code points on both sides of its boundary, at least
+# twice: ASCII; two-byte UTF-8 from U+0080 (accents, Greek, Cyrillic, Hebrew, Arabic) up to
+# U+07FF, the last narrow one; U+0800, the first wide one, then CJK and emoji (a flag is two
+# code points). Twice, because one character put on the wrong side of a boundary moves
+# ceil(narrow / 4) + wide by a token only for some remainders of narrow; two always do.
+NARROW_TWO_BYTE = ["é", "ÿ", "Ā", "α", "ж", "ש", "ع", "\u07ff"]
+WIDE = ["\u0800", "数", "🙂", "🚀", "🇯🇵"]
+
+
+def two_byte_and_wide(rng) -> str:
+    chars = [ch for ch in NARROW_TWO_BYTE + WIDE for _ in range(2)]
+    chars += [rng.choice(NARROW_TWO_BYTE + WIDE + ["x", " "]) for _ in range(rng.randint(10, 60))]
+    rng.shuffle(chars)
+    return "".join(chars)
+
+
 def test_bill_printed(ctx):
     """Each injected reference prints `injected: REF N chars ≈ T tokens` and a total line, N exact and T by the documented estimate (CJK and emoji too), and the log's injected event, before the user message, holds the same figures."""
-    # Every draw: an ASCII file, a CJK file, one of emoji (flags are two code points) and
-    # accents; two of them with a quarter token left over, so the total is the lines' sum
-    # and not an estimate of the joined texts; and a missing reference, which is not billed.
+    # Every draw: an ASCII file, a CJK file, one of two-byte characters, U+07FF and U+0800,
+    # CJK and emoji (two_byte_and_wide); two of them with a quarter token left over, so the
+    # total is the lines' sum and not an estimate of the joined texts; and a missing reference, which is not billed.
     rng = ctx.rng("bill-printed")
     files = {
         f"{token(rng)}.py": "".join(f"{token(rng, 8)} = {rng.randint(0, 999)}  # ascii only\n" for _ in range(rng.randint(3, 9))),
         f"{token(rng)}.md": "".join(f"数据{rng.choice('库表列行')} {mixed_text(rng)}\n" for _ in range(rng.randint(2, 6))),
-        f"{token(rng)}.txt": "".join(rng.choice(["🙂", "🚀", "🇯🇵", "é", "x"]) for _ in range(rng.randint(20, 80))),
+        f"{token(rng)}.txt": two_byte_and_wide(rng),
     }
     for name in list(files)[:2]:  # a quarter token left over in two files: a total re-estimated from the
         files[name] = pad_narrow(files[name], 1)  # joined texts is then smaller than the sum of the lines
