@@ -7,7 +7,7 @@ agent printed and what it logged (wire.py). `@url` pages come from a second loop
 server the check starts; nothing reaches the network.
 
 Every draw holds the cases its check is about (none is left to a seed): a file named
-twice and one in a subdirectory, a line ending in CRLF and a trailing blank line, text in
+twice and one in a subdirectory, a binary file, a line ending in CRLF and a trailing blank line, text in
 ASCII, CJK and emoji, and on the bill two-byte characters and both sides of U+0800; an
 empty file and a subdirectory in a listing; a page with a script, a style and an entity, a 404 and a page that never answers; two image types;
 an e-mail whose domain is a file, @@x next to files x and @x, a code span and a fenced
@@ -57,16 +57,27 @@ def expect_once(ctx, text: str, content: str, ref: str) -> None:
 
 # --------------------------------------------------------------------------- 1
 
+def binary_file(rng) -> tuple[bytes, str]:
+    """Bytes that are not UTF-8 (a NUL, bytes no UTF-8 sequence starts with, a lead byte
+    without its continuation) with an ASCII marker among them: a decoder that replaces what
+    it cannot read, or drops it, would send the marker."""
+    secret = marker(rng, "bin")
+    noise = bytes(rng.randrange(256) for _ in range(rng.randint(40, 400)))
+    return b"\x00\xff\xfe" + noise[:20] + b"\xc3(" + secret.encode("ascii") + b"\x80\x81" + noise, secret
+
+
 def test_file_injected(ctx):
-    """A file named with @ reaches the model in the user message, its generated text exactly and once (named twice, or in a subdirectory), and what was typed is sent too."""
+    """A file named with @ reaches the model in the user message, its generated text exactly and once (named twice, or in a subdirectory), and what was typed is sent too; a binary file (not UTF-8, not an image) is a note naming it, with nothing of it sent and no bill line."""
     rng = ctx.rng("file-injected")
     a, b = f"{token(rng)}.py", f"{token(rng)}/{token(rng)}.md"
     first = f"  {mixed_text(rng)}\r\n" + file_text(rng) + "\n"  # leading spaces, a CRLF line, a trailing blank line
     second = file_text(rng) + f"{mixed_text(rng)} end"          # no newline at the end
     unnamed = f"{token(rng)}.txt"
     unnamed_text = file_text(rng, (1, 2))
-    prompt = f"{mixed_text(rng, (2, 4))} @{a} {mixed_text(rng, (2, 4))} @{b} and @{a} again"
-    turn = run_turn(ctx, "file-injected", prompt, {a: first, b: second, unnamed: unnamed_text})
+    binary = f"{token(rng)}.{rng.choice(['bin', 'dat', 'txt', 'py'])}"  # the name does not make it text
+    data, secret = binary_file(rng)
+    prompt = f"{mixed_text(rng, (2, 4))} @{a} {mixed_text(rng, (2, 4))} @{binary} @{b} and @{a} again"
+    turn = run_turn(ctx, "file-injected", prompt, {a: first, b: second, unnamed: unnamed_text, binary: data})
     request = expect_sent(ctx, turn, prompt)
     text = text_of(user_content(request))
     if prompt not in text:
@@ -75,6 +86,15 @@ def test_file_injected(ctx):
     expect_once(ctx, text, second, b)
     if unnamed_text in everything(request) or unnamed_text.strip() in text:
         raise CheckFailed(ctx.say("file.unnamed_sent", name=unnamed), seen=shown(text, 300))
+    sent = everything(request)
+    if secret in sent or "\ufffd" in sent:
+        raise CheckFailed(ctx.say("file.binary_sent", ref=f"@{binary}"), expected=ctx.say("file.binary_note"),
+                          seen=shown(text, 300))
+    if binary not in turn.result.stderr:
+        raise CheckFailed(ctx.say("file.binary_no_note", ref=f"@{binary}"), seen=shown(turn.result.stderr, 300))
+    billed = [line.strip() for line in turn.result.stderr.splitlines() if line.strip().startswith(f"injected: {binary} ")]
+    if billed:
+        raise CheckFailed(ctx.say("file.binary_billed", ref=f"@{binary}"), seen=shown(billed[0], 200))
 
 
 # --------------------------------------------------------------------------- 2
