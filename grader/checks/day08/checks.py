@@ -9,7 +9,7 @@ server the check starts; nothing reaches the network.
 Every draw holds the cases its check is about (none is left to a seed): a file named
 twice and one in a subdirectory, a binary file, a line ending in CRLF and a trailing blank line, text in
 ASCII, CJK and emoji, and on the bill two-byte characters and both sides of U+0800; an
-empty file and a subdirectory in a listing; a page with a script, a style and an entity, a 404 and a page that never answers; two image types;
+empty file, a subdirectory, a dotfile and a dot-directory in a listing; a page with a script, a style and an entity, a 404 and a page that never answers; two image types;
 an e-mail whose domain is a file, @@x next to files x and @x, a code span and a fenced
 block naming files that exist, and punctuation after references that resolve; each of
 `..`, an absolute path and two symlinks (file, directory) pointing out, and a path that
@@ -100,7 +100,7 @@ def test_file_injected(ctx):
 # --------------------------------------------------------------------------- 2
 
 def test_dir_listed(ctx):
-    """@dir/ (and @dir) injects a listing: every entry's name, each file with its exact size in bytes, a subdirectory with a trailing /, and none of the files' contents."""
+    """@dir/ (and @dir) injects a listing: every entry's name (hidden ones too), each file with its exact size in bytes, a subdirectory with a trailing /, and none of the files' contents."""
     rng = ctx.rng("dir-listed")
     files: dict[str, str] = {}
     contents: list[str] = []
@@ -115,11 +115,16 @@ def test_dir_listed(ctx):
             if body:
                 contents.append(body.splitlines()[0])
             entries.append((name, len(body.encode("utf-8"))))
-        inner = f"sub{token(rng, 4)}"
-        inner_body = file_text(rng, (1, 2))
-        files[f"{d}/{inner}/{token(rng, 4)}.txt"] = inner_body
-        contents.append(inner_body.splitlines()[0])
-        entries.append((inner, None))
+        dotfile = f".{token(rng)}{rng.choice(['', 'rc', '.toml'])}"  # a hidden entry is an entry too
+        dot_body = file_text(rng, (1, 2))
+        files[f"{d}/{dotfile}"] = dot_body
+        contents.append(dot_body.splitlines()[0])
+        entries.append((dotfile, len(dot_body.encode("utf-8"))))
+        for inner in (f"sub{token(rng, 4)}", f".{token(rng)}"):  # a subdirectory, and a hidden one
+            inner_body = file_text(rng, (1, 2))
+            files[f"{d}/{inner}/{token(rng, 4)}.txt"] = inner_body
+            contents.append(inner_body.splitlines()[0])
+            entries.append((inner, None))
         wanted[d] = entries
     d1, d2 = list(wanted)
     prompt = f"{mixed_text(rng, (2, 4))} @{d1}/ {mixed_text(rng, (2, 3))} @{d2} ?"

@@ -3,7 +3,7 @@
 By what it names:
 
 * a file: its text, exactly (``@calc.py``);
-* a directory: a listing, one entry a line, files with their size in bytes, never
+* a directory: a listing, one entry a line (hidden ones too), files with their size in bytes, never
   their contents (``@src/`` or ``@src``): the model asks for the files it wants;
 * a URL: the page, fetched with a time limit and reduced to text (``fetch.py``);
 * an image (``.png``, ``.jpg``, ``.jpeg``, ``.gif``, ``.webp``): the image itself, as a
