@@ -9,7 +9,7 @@ server the check starts; nothing reaches the network.
 Every draw holds the cases its check is about (none is left to a seed): a file named
 twice and one in a subdirectory, a binary file, a line ending in CRLF and a trailing blank line, text in
 ASCII, CJK and emoji, and on the bill two-byte characters and both sides of U+0800; an
-empty file, a subdirectory, a dotfile and a dot-directory in a listing; a page with a script, a style and an entity, a 404 and a page that never answers; two image types;
+empty file, a subdirectory, a dotfile and a dot-directory in a listing; a page with a script, a style and an entity, a 404 and a page that never answers; every image type and one over the image cap;
 an e-mail whose domain is a file, @@x next to files x and @x, a code span and a fenced
 block naming files that exist, and punctuation after references that resolve; each of
 `..`, an absolute path and two symlinks (file, directory) pointing out, and a path that
@@ -195,21 +195,35 @@ def test_url_fetched(ctx):
 
 # --------------------------------------------------------------------------- 4
 
-def image_bytes(rng, signature: bytes) -> bytes:
-    body = bytes(rng.randrange(256) for _ in range(rng.randint(200, 3000)))
+IMAGE_KINDS = [  # every image type the sheet names: suffix, media type, the file's first bytes
+    (".png", "image/png", b"\x89PNG\r\n\x1a\n"), (".jpg", "image/jpeg", b"\xff\xd8\xff\xe0"),
+    (".jpeg", "image/jpeg", b"\xff\xd8\xff\xe1"), (".gif", "image/gif", b"GIF89a"),
+    (".webp", "image/webp", b"RIFF\x00\x10\x00\x00WEBPVP8 "),
+]
+MAX_IMAGE_BYTES = 4 * 1024 * 1024  # the sheet's cap on one image: an image over it is a note, not sent
+
+
+def image_bytes(rng, signature: bytes, size: tuple[int, int] = (200, 3000)) -> bytes:
+    body = rng.randbytes(rng.randint(*size))
     return signature + b"\xff\xfe\x00" + body  # never valid UTF-8
 
 
 def test_image_part(ctx):
-    """@image.png (also .jpg, .gif) sends the user message as a list of parts: the text first, then an image_url part whose data URL holds the file's exact base64 and its type."""
+    """@image.png (and .jpg, .jpeg, .gif, .webp) sends the user message as a list of parts: the text first, then one image_url part per image whose data URL holds the file's exact base64 and its type; an image over MAX_IMAGE_BYTES (4 MiB) is a note naming it, not sent and not billed."""
     rng = ctx.rng("image-part")
-    other = rng.choice([(".jpg", "image/jpeg", b"\xff\xd8\xff\xe0"), (".gif", "image/gif", b"GIF89a")])
-    images = [(f"{token(rng)}.png", "image/png", image_bytes(rng, b"\x89PNG\r\n\x1a\n")),
-              (f"pics/{token(rng)}{other[0]}", other[1], image_bytes(rng, other[2]))]
+    kinds = list(IMAGE_KINDS)
+    rng.shuffle(kinds)
+    images = [(f"{rng.choice(['', 'pics/'])}{token(rng)}{suffix}", kind, image_bytes(rng, signature))
+              for suffix, kind, signature in kinds]
+    big_suffix, _, big_signature = rng.choice(IMAGE_KINDS)
+    big = f"{token(rng)}{big_suffix}"
+    big_data = image_bytes(rng, big_signature, (MAX_IMAGE_BYTES, MAX_IMAGE_BYTES + 4096))
     note, note_text = f"{token(rng)}.txt", file_text(rng, (1, 2))
     files = {name: data for name, _, data in images}
-    files[note] = note_text
-    prompt = f"{mixed_text(rng, (2, 4))} @{images[0][0]} @{note} @{images[1][0]}"
+    files[note], files[big] = note_text, big_data
+    refs = [f"@{name}" for name, _, _ in images]
+    refs.insert(rng.randrange(len(refs) + 1), f"@{big}")
+    prompt = f"{mixed_text(rng, (2, 4))} {' '.join(refs[:2])} @{note} {' '.join(refs[2:])}"
     turn = run_turn(ctx, "image-part", prompt, files)
     content = user_content(expect_sent(ctx, turn, prompt))
     if not isinstance(content, list) or not content:
@@ -228,6 +242,13 @@ def test_image_part(ctx):
                               seen=shown(str(near or urls), 120))
     if note_text not in text_of(content):
         raise CheckFailed(ctx.say("image.text_lost", name=note), seen=shown(text_of(content), 300))
+    big_head = base64.b64encode(big_data[:3000]).decode("ascii")
+    if len(urls) != len(images) or any(isinstance(u, str) and big_head in u for u in urls):
+        raise CheckFailed(ctx.say("image.over_cap_sent", name=big, size=len(big_data), cap=MAX_IMAGE_BYTES),
+                          expected=ctx.say("image.over_cap_note"), seen=f"{len(urls)} image_url parts")
+    told = turn.result.stderr
+    if big not in told or any(line.strip().startswith(f"injected: {big} ") for line in told.splitlines()):
+        raise CheckFailed(ctx.say("image.over_cap_no_note", name=big, size=len(big_data)), seen=shown(told, 300))
 
 
 # --------------------------------------------------------------------------- 5
