@@ -253,14 +253,23 @@ def test_image_part(ctx):
 
 # --------------------------------------------------------------------------- 5
 
+def out_of_order(rng, items: list[str]) -> list[str]:
+    """`items` (distinct, at least three) shuffled into an order that is neither sorted nor reversed."""
+    items = list(items)
+    while items in (sorted(items), sorted(items, reverse=True)):
+        rng.shuffle(items)
+    return items
+
+
 def test_not_a_reference(ctx):
-    """E-mail addresses, @@x and anything in back-quotes or a fenced block are not references, and trailing punctuation is not part of one: @calc.py, (see @x.py) @y.txt. and [@z.json]! name the file itself."""
+    """E-mail addresses, @@x and anything in back-quotes or a fenced block are not references, and trailing punctuation is not part of one: @calc.py, (see @x.py) @y.txt. and [@z.json]! name the file itself, each injected in the order typed (not by name)."""
     rng = ctx.rng("not-a-reference")
     host, x, span, fenced = f"{token(rng)}.com", token(rng), f"{token(rng)}.py", f"{token(rng)}.py"
     decoys = {host: file_text(rng, (1, 1)), x: file_text(rng, (1, 1)), "@" + x: file_text(rng, (1, 1)),
               span: file_text(rng, (1, 1)), fenced: file_text(rng, (1, 1))}
-    comma, paren, dot, bang = (f"{token(rng)}.py", f"{token(rng)}.md", f"{token(rng)}.txt",
-                               f"{token(rng)}.{rng.choice(['json', 'toml'])}")
+    stems = out_of_order(rng, [token(rng) for _ in range(4)])  # typed neither in name order nor in its reverse
+    comma, paren, dot, bang = (f"{stems[0]}.py", f"{stems[1]}.md", f"{stems[2]}.txt",
+                               f"{stems[3]}.{rng.choice(['json', 'toml'])}")
     real = {comma: file_text(rng, (1, 3)), paren: file_text(rng, (1, 3)), dot: file_text(rng, (1, 3)),
             bang: file_text(rng, (1, 3))}
     prompt = (f"{mixed_text(rng, (2, 3))} {token(rng)}@{host} @{comma}, (see @{paren}) "
@@ -277,6 +286,10 @@ def test_not_a_reference(ctx):
         if body not in text:
             raise CheckFailed(ctx.say("refs.real_lost", ref=f"@{name}"), expected=shown(body, 100),
                               seen=shown(text, 300))
+    where = [text.find(body) for body in real.values()]  # `real` is in the order the references were typed
+    if where != sorted(where):
+        arrived = [name for _, name in sorted(zip(where, real))]
+        raise CheckFailed(ctx.say("refs.order"), expected=", ".join(real), seen=", ".join(arrived))
     told = turn.result.stderr
     for name in (host, span, fenced, f"@{x}"):
         if name in told:
