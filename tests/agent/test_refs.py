@@ -21,6 +21,11 @@ def test_only_an_at_that_starts_a_word_is_a_reference():
     assert find_refs(text) == ["calc.py", "notes.md", "src/", "a.json"]
 
 
+def test_an_email_does_not_swallow_the_reference_a_bracket_starts_after_it():
+    assert find_refs("mail ada@home(@calc.py) now") == ["calc.py"]
+    assert find_refs("x@a.org[@b.md] and @@c{@d.txt}") == ["b.md", "d.txt"]
+
+
 def test_each_kind_becomes_its_own_form(tmp_path):
     (tmp_path / "a.txt").write_bytes("line\r\n数据\n".encode())
     (tmp_path / "d").mkdir()

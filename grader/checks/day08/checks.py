@@ -10,7 +10,7 @@ Every draw holds the cases its check is about (none is left to a seed): a file n
 twice and one in a subdirectory, a binary file, a line ending in CRLF and a trailing blank line, text in
 ASCII, CJK and emoji, and on the bill two-byte characters and both sides of U+0800; an
 empty file, a subdirectory, a dotfile and a dot-directory in a listing; a page with a script, a style and an entity, a 404 and a page that never answers; every image type and one over the image cap;
-an e-mail whose domain is a file, @@x next to files x and @x, a code span and a fenced
+an e-mail whose domain is a file and one followed at once by a bracketed reference, @@x next to files x and @x, a code span and a fenced
 block naming files that exist, and punctuation after references that resolve; each of
 `..`, an absolute path and two symlinks (file, directory) pointing out, and a path that
 only looks like an escape; a file over any plausible cap and one well under it; a
@@ -267,13 +267,15 @@ def test_not_a_reference(ctx):
     host, x, span, fenced = f"{token(rng)}.com", token(rng), f"{token(rng)}.py", f"{token(rng)}.py"
     decoys = {host: file_text(rng, (1, 1)), x: file_text(rng, (1, 1)), "@" + x: file_text(rng, (1, 1)),
               span: file_text(rng, (1, 1)), fenced: file_text(rng, (1, 1))}
-    stems = out_of_order(rng, [token(rng) for _ in range(4)])  # typed neither in name order nor in its reverse
-    comma, paren, dot, bang = (f"{stems[0]}.py", f"{stems[1]}.md", f"{stems[2]}.txt",
-                               f"{stems[3]}.{rng.choice(['json', 'toml'])}")
+    stems = out_of_order(rng, [token(rng) for _ in range(5)])  # typed neither in name order nor in its reverse
+    comma, paren, dot, bang, glued = (f"{stems[0]}.py", f"{stems[1]}.md", f"{stems[2]}.txt",
+                                      f"{stems[3]}.{rng.choice(['json', 'toml'])}", f"{stems[4]}.py")
     real = {comma: file_text(rng, (1, 3)), paren: file_text(rng, (1, 3)), dot: file_text(rng, (1, 3)),
-            bang: file_text(rng, (1, 3))}
+            bang: file_text(rng, (1, 3)), glued: file_text(rng, (1, 3))}
+    opener, closer = rng.choice(["()", "[]", "{}"])  # an e-mail, then at once a reference a bracket starts
     prompt = (f"{mixed_text(rng, (2, 3))} {token(rng)}@{host} @{comma}, (see @{paren}) "
               f"@@{x} `@{span}` and @{dot}. {mixed_text(rng, (1, 3))} [@{bang}]!\n"
+              f"{token(rng)}@{token(rng)}{opener}@{glued}{closer} {mixed_text(rng, (1, 2))}\n"
               f"```\n@{fenced}\n```\n")
     turn = run_turn(ctx, "not-a-reference", prompt, {**decoys, **real})
     request = expect_sent(ctx, turn, prompt)

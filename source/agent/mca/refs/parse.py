@@ -32,7 +32,9 @@ def find_refs(text: str) -> list[str]:
     # BEGIN SOLUTION day-08 E1
     plain = CODE.sub(lambda m: " " * len(m.group(0)), text)  # blank out code, keep the offsets
     found: list[str] = []
-    for match in re.finditer(r"@(\S+)", plain):
+    # Every @ is looked at (the look-ahead takes nothing): in ada@home(@calc.py) the e-mail's
+    # match must not swallow the reference that an opening bracket starts after it.
+    for match in re.finditer(r"@(?=(\S+))", plain):
         start = match.start()
         if start > 0 and not (plain[start - 1].isspace() or plain[start - 1] in OPENERS):
             continue  # ada@example.com, or the second @ of @@x

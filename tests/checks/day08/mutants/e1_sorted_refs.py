@@ -9,7 +9,7 @@ MAYBE = ("bill-printed",)  # its three files are typed in a random order, someti
 def find_refs(text):
     plain = CODE.sub(lambda m: " " * len(m.group(0)), text)
     found = set()
-    for match in re.finditer(r"@(\S+)", plain):
+    for match in re.finditer(r"@(?=(\S+))", plain):
         start = match.start()
         if start > 0 and not (plain[start - 1].isspace() or plain[start - 1] in OPENERS):
             continue
