@@ -277,7 +277,8 @@ def test_not_a_reference(ctx):
               f"@@{x} `@{span}` and @{dot}. {mixed_text(rng, (1, 3))} [@{bang}]!\n"
               f"{token(rng)}@{token(rng)}{opener}@{glued}{closer} {mixed_text(rng, (1, 2))}\n"
               f"```\n@{fenced}\n```\n")
-    turn = run_turn(ctx, "not-a-reference", prompt, {**decoys, **real})
+    # On a terminal of its own, as a person types it: the rule holds whoever is watching.
+    turn = run_turn(ctx, "not-a-reference", prompt, {**decoys, **real}, tty=True)
     request = expect_sent(ctx, turn, prompt)
     text, sent = text_of(user_content(request)), everything(request)
     for name, body in decoys.items():
@@ -292,7 +293,7 @@ def test_not_a_reference(ctx):
     if where != sorted(where):
         arrived = [name for _, name in sorted(zip(where, real))]
         raise CheckFailed(ctx.say("refs.order"), expected=", ".join(real), seen=", ".join(arrived))
-    told = turn.result.stderr
+    told = turn.said
     for name in (host, span, fenced, f"@{x}"):
         if name in told:
             raise CheckFailed(ctx.say("refs.decoy_noted", name=name), seen=shown(told, 300))

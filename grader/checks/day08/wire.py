@@ -49,6 +49,12 @@ class Turn:
     workspace: Path
     sessions: Path
     problems: list[str] = field(default_factory=list)
+    tty: bool = False  # the agent ran on a pseudo-terminal: stdout and stderr are one screen
+
+    @property
+    def said(self) -> str:
+        """What the agent told the user: stderr, or the whole screen when it ran on a terminal."""
+        return self.result.stdout.replace("\r\n", "\n") if self.tty else self.result.stderr
 
     @property
     def first(self) -> RecordedRequest | None:
@@ -73,20 +79,27 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> None:
 
 def run_turn(ctx, name: str, prompt: str, files: dict[str, str | bytes] | None = None, *,
              workspace: Path | None = None, sessions: Path | None = None, resume: bool = False,
-             server: FakeModelServer | None = None) -> Turn:
+             server: FakeModelServer | None = None, tty: bool = False) -> Turn:
     """One turn of the agent in a fresh workspace (or `workspace`) against a fake model server
-    (`server`, already started, for a session a second process resumes: the session keeps its URL)."""
+    (`server`, already started, for a session a second process resumes: the session keeps its URL).
+    `tty`: on a pseudo-terminal of its own (stdin, stdout and stderr), as a person runs it, so an
+    agent that behaves only when nobody is at a terminal is seen."""
     ws = workspace if workspace is not None else ctx.workspace(name)
     write_files(ws, files or {})
     sessions = sessions if sessions is not None else ws.parent / "sessions"
     args = ["--sessions-dir", str(sessions)] + (["--resume"] if resume else []) + [prompt]
     if server is None:
         with model_server() as server:
-            return run_turn(ctx, name, prompt, workspace=ws, sessions=sessions, resume=resume, server=server)
+            return run_turn(ctx, name, prompt, workspace=ws, sessions=sessions, resume=resume, server=server,
+                            tty=tty)
     before = len(server.requests)
-    result = ctx.run_agent(*args, cwd=ws, extra_env=server.env(), mock=False, timeout=TURN_TIMEOUT)
+    if tty:
+        child = ctx.start_agent(*args, cwd=ws, extra_env=server.env(), mock=False, tty=True)
+        result = child.wait(TURN_TIMEOUT)
+    else:
+        result = ctx.run_agent(*args, cwd=ws, extra_env=server.env(), mock=False, timeout=TURN_TIMEOUT)
     requests = [r for r in server.requests[before:] if r.path.endswith("/chat/completions")]
-    return Turn(result, requests, ws, sessions, server.problems)
+    return Turn(result, requests, ws, sessions, server.problems, tty)
 
 
 def model_server() -> FakeModelServer:
