@@ -7,14 +7,20 @@ agent printed and what it logged (wire.py). `@url` pages come from a second loop
 server the check starts; nothing reaches the network.
 
 Every draw holds the cases its check is about (none is left to a seed): a file named
-twice and one in a subdirectory, a binary file, a line ending in CRLF and a trailing blank line, text in
-ASCII, CJK and emoji, and on the bill two-byte characters and both sides of U+0800; an
-empty file, a subdirectory, a dotfile and a dot-directory in a listing; a page with a script, a style and an entity, a 404 and a page that never answers; every image type and one over the image cap;
-an e-mail whose domain is a file and one followed at once by a bracketed reference, @@x next to files x and @x, a code span and a fenced
-block naming files that exist, and punctuation after references that resolve; each of
-`..`, an absolute path and two symlinks (file, directory) pointing out, and a path that
-only looks like an escape; a file over any plausible cap and one well under it; a
-reference that is missing beside ones that resolve.
+twice and one in a subdirectory, a binary file, a line ending in CRLF and a trailing
+blank line, text in ASCII, CJK and emoji, and on the bill two-byte characters and both
+sides of U+0800; an empty file, a subdirectory, a dotfile and a dot-directory in a
+listing; a page with a script, a style and an entity, a 404 and a page that never
+answers; every image type the sheet names and one image over the cap; an e-mail whose
+domain is a file and one followed at once by a bracketed reference, @@x next to files x
+and @x, a code span and a fenced block naming files that exist, punctuation after
+references that resolve, and references typed out of name order; each of `..`, an
+absolute path and two symlinks (file, directory) pointing out, and a path that only
+looks like an escape; a file over any plausible cap and one well under it; a reference
+that is missing beside ones that resolve.
+
+not-a-reference runs the agent on a pseudo-terminal, the others on pipes: the rule holds
+whether or not a person is at a terminal.
 """
 
 from __future__ import annotations
