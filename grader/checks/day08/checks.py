@@ -418,7 +418,12 @@ def test_bill_printed(ctx):
     rng.shuffle(names)
     prompt = f"{mixed_text(rng, (2, 3))} " + " ".join(f"@{n}" for n in names) + f" @{missing}"
     turn = run_turn(ctx, "bill-printed", prompt, files)
-    expect_sent(ctx, turn, prompt)
+    sent = text_of(user_content(expect_sent(ctx, turn, prompt)))
+    # The bill follows what was injected, in the order the message carries it (the order of
+    # the references is find_refs's, E1, and not-a-reference's to judge).
+    where = {n: sent.find(files[n]) for n in names}
+    if all(at >= 0 for at in where.values()):
+        names.sort(key=where.__getitem__)
     lines = [line.strip() for line in turn.result.stderr.splitlines()]
     billed = [m.groups() for m in map(BILL_LINE.match, lines) if m and m.group(1) != "total"]
     want = [(n, str(len(files[n])), str(estimate(files[n]))) for n in names]

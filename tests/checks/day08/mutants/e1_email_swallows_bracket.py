@@ -1,6 +1,7 @@
-"""find_refs applies every rule to each match of `@(\S+)`, but the matches do not overlap:
-in `ada@home(@calc.py)` the e-mail's match (skipped, rightly) has already eaten the
-`@calc.py` that the opening bracket starts, so that reference is lost."""
+"""find_refs applies every rule to each match of a pattern taking an @ and what follows it
+up to whitespace, but the matches do not overlap: in `ada@home(@calc.py)` the e-mail's
+match (skipped, rightly) has already eaten the `@calc.py` that the opening bracket
+starts, so that reference is lost."""
 TARGET = "mca/refs/parse.py"
 FAILS = ("not-a-reference",)
 

@@ -3,7 +3,6 @@ sorted, "so the output is stable": the files reach the model in name order, not 
 order the user typed them."""
 TARGET = "mca/refs/parse.py"
 FAILS = ("not-a-reference",)
-MAYBE = ("bill-printed",)  # its three files are typed in a random order, sometimes the sorted one
 
 
 def find_refs(text):
