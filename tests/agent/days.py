@@ -1,6 +1,6 @@
 """Which day's solution these tests run against, and the markers that say when a layer exists.
 
-``MCA_TEST_DAY`` (1..7, default 7) picks ``solutions/day-NN-*``; conftest.py puts it on
+``MCA_TEST_DAY`` (1..8, default 8) picks ``solutions/day-NN-*``; conftest.py puts it on
 sys.path before any test module imports ``mca``. A test states the first day its layer
 exists with ``@since(N, "layer")`` (and, for behaviour a later day replaces, the last
 day it holds with ``@until(N, "why")``); a module whose imports need a later day calls
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRST_DAY, LAST_DAY = 1, 7
+FIRST_DAY, LAST_DAY = 1, 8
 
 
 def selected_day() -> int:

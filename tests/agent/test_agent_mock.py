@@ -46,7 +46,7 @@ def test_a_name_is_remembered_only_if_the_history_carries_it():
 def test_anything_else_gets_the_help_line_naming_this_days_script():
     text = decide([SYSTEM, user("what is the weather")]).text
     expected = {1: "my name is Ada", 2: "read calc.py", 3: "what does divide do", 4: "run the tests and fix",
-                5: "run the tests and fix", 6: "run the tests and fix", 7: "then \"fix it\""}[DAY]
+                5: "run the tests and fix", 6: "run the tests and fix", 7: "then \"fix it\"", 8: "@calc.py"}[DAY]
     assert text.startswith("I am the mock model") and expected in text
 
 

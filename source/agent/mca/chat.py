@@ -13,7 +13,7 @@ The history is the list of messages sent to the model with every request (it
 remembers nothing itself). A turn adds to it through the agent loop, and every
 event of the turn is shown as it happens.
 """
-# [or day 7+]
+# [or day 7]
 """One conversation: the history, the agent that extends it, and the log that records it.
 
 A Chat owns at most one open session log at a time. A new session is created only
@@ -22,6 +22,20 @@ first event is the system message, carrying the model configuration the session 
 frozen to. A resumed session brings its history back from the log and talks to the
 model it was created with. Every agent event is recorded first and shown second:
 what is on the screen is already on disk.
+"""
+# [or day 8+]
+"""One conversation: the history, the agent that extends it, and the log that records it.
+
+A Chat owns at most one open session log at a time. A new session is created only
+when the first turn starts (so opening the REPL and leaving creates nothing); its
+first event is the system message, carrying the model configuration the session is
+frozen to. A resumed session brings its history back from the log and talks to the
+model it was created with. Every agent event is recorded first and shown second:
+what is on the screen is already on disk.
+
+Day 8: before a turn, the message's @-references are resolved (mca/refs). What they
+inject is part of the user message, so the log holds exactly what was sent; the bill
+is printed and logged (an ``injected`` event) before the message itself.
 """
 # [/day]
 
@@ -42,6 +56,10 @@ from .agent.loop import run_turn
 from .gateway import make_gateway
 # [/day]
 from .gateway.base import Gateway
+# [day 8+]
+from .refs import expand
+from .refs.bill import bill
+# [/day]
 # [day 2+]
 from .screen import Screen
 # [/day]
@@ -117,6 +135,9 @@ class Agent:
     # [day 7+]
     config: dict  # which model the gateway talks to (gateway.gateway_config): logged, never the key
     # [/day]
+    # [day 8+]
+    workdir: Path = Path(".")  # where @-references are resolved (the tools' workdir)
+    # [/day]
 
 
 class Chat:
@@ -168,7 +189,12 @@ class Chat:
         if config.get("gateway") == "mock" and self.agent.config.get("gateway") == "mock":
             return  # the mock is the mock, whatever a log calls it
         named = self.agent.config.get("model")
+        # [day 7]
         self.agent = Agent(make_gateway(config), self.agent.tools, self.agent.approver, dict(config))
+        # [or day 8+]
+        self.agent = Agent(make_gateway(config), self.agent.tools, self.agent.approver, dict(config),
+                           self.agent.workdir)
+        # [/day]
         self.screen.status(f"  this session uses model {config.get('model')} ({config.get('gateway')}), as when "
                            f"it was created; the environment names {named}")
     # [/day]
@@ -180,6 +206,9 @@ class Chat:
         """Run one turn (creating the session first if there is none yet)."""
         if self.log is None:
             self.start_new()
+        # [/day]
+        # [day 8+]
+        text = self.attach(text)  # what was typed, then what its references hold
         # [/day]
         agent = self.agent
         # [day 2]
@@ -211,6 +240,22 @@ class Chat:
         finally:
             self.recorder.end_turn()
         # [/day]
+    # [day 8+]
+
+    def attach(self, text: str) -> str | list[dict]:
+        """The user message to send for ``text``: its @-references resolved, each one that
+        could not be said in a note, the bill printed, then logged (before the message)."""
+        expanded = expand(text, self.agent.workdir)
+        for injection in expanded.injections:
+            if injection.note is not None:
+                self.screen.status(f"note: @{injection.ref} not injected: {injection.note}")
+        accounted = bill(expanded.injections)
+        for line in accounted.lines:
+            self.screen.status(line)
+        if accounted.event is not None:
+            self.log.append("injected", **accounted.event)
+        return expanded.content
+    # [/day]
 
     def emit(self, event: AgentEvent) -> None:
         # [day 7+]

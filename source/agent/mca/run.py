@@ -182,8 +182,10 @@ def run_agent(args: argparse.Namespace) -> int:
     agent = Agent(make_gateway(config), tools)
     # [or day 5-6]
     agent = Agent(make_gateway(config), tools, approver)
-    # [or day 7+]
+    # [or day 7]
     agent = Agent(make_gateway(config), tools, approver, config)
+    # [or day 8+]
+    agent = Agent(make_gateway(config), tools, approver, config, workdir)
     # [/day]
     screen = Screen()
     screen.status(describe(config))

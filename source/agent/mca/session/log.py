@@ -36,7 +36,11 @@ try:  # file locks are POSIX-only; elsewhere the single-writer rule is not enfor
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
+# [day 7]
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork")
+# [or day 8+]
+KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected")  # injected: the bill of @-references
+# [/day]
 _decode_object = json.JSONDecoder().raw_decode
 REQUIRED_FIELDS = ("seq", "ts", "type")
 

@@ -1,0 +1,26 @@
+"""inject is right in every kind but reads a file with `read_text(encoding="utf-8")`,
+whose universal newlines turn a CRLF into LF: the model gets a text the file does not hold."""
+TARGET = "mca/refs/inject.py"
+FAILS = ("file-injected",)
+
+
+def inject(ref, workdir):
+    if ref.startswith(("http://", "https://")):
+        try:
+            return capped(ref, "url", fetch_url(ref, FETCH_TIMEOUT))
+        except FetchError as exc:
+            return not_injected(ref, str(exc))
+    try:
+        path = resolve_inside(workdir, ref)
+    except ToolError as exc:
+        return not_injected(ref, str(exc))
+    if path.is_dir():
+        return capped(ref, "dir", listing(path))
+    if not path.is_file():
+        return not_injected(ref, "no such file or directory in the workdir")
+    if path.suffix.lower() in IMAGE_TYPES:
+        return image(ref, path)
+    try:
+        return capped(ref, "file", path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        return not_injected(ref, "not a text file")
