@@ -173,7 +173,7 @@ def backups_dir(course, day) -> Path:
 
 
 def _lab(course, day) -> Path:
-    from grader.manifest import mistyped_path
+    from grader.course.manifest import mistyped_path
 
     lab = _path(course, day.lab)
     wrong = mistyped_path(course, day, "lab")
@@ -317,7 +317,7 @@ def plan_restore(course, day, backup_name: str | None = None) -> RestorePlan:
 
 def describe_backups(course, day) -> list[BackupInfo]:
     """The day's backups, newest first, each with what it holds."""
-    from grader.manifest import mistyped_path
+    from grader.course.manifest import mistyped_path
 
     day = _day(course, day)
     wrong = mistyped_path(course, day, "lab")

@@ -147,7 +147,7 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     grader/parallel.py); the results are the same.
     Ctrl-C raises `Interrupted`.
     """
-    from grader.manifest import mistyped_path
+    from grader.course.manifest import mistyped_path
 
     module = day.checks_module
     if not module.is_file():

@@ -136,7 +136,7 @@ def _targets(day: Day) -> tuple[tuple[str, Path, bool], ...]:
 
 def diff(course: Course, day: Day) -> list[Drift]:
     """How the committed solution and lab differ from what the generator makes now."""
-    from grader.manifest import mistyped_path
+    from grader.course.manifest import mistyped_path
 
     _source(course)   # the student edition has nothing to compare with: say so
     drifts = []

@@ -257,7 +257,7 @@ def _runs(course, day, found: dict | None):
     yield "solution", lambda: scaffold.build(course, day, lab=False)
 
     def committed_lab():
-        from grader.manifest import mistyped_path
+        from grader.course.manifest import mistyped_path
 
         lab = Path(day.lab)
         wrong = mistyped_path(course, day, "lab")

@@ -31,7 +31,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from grader.course import STUDENT_EDITION, Agent, Check, Course, CourseError, Day, Exercise
+from grader.course.model import STUDENT_EDITION, Agent, Check, Course, CourseError, Day, Exercise
 
 FORMAT_VERSION = 2
 EXERCISE_KINDS = ("todo", "trap")
