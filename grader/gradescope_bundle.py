@@ -68,7 +68,7 @@ def pinned_requirements(course: Course) -> tuple[list[str], list[str]]:
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
 
-    project = tomllib.loads(release._project_file(course, "pyproject.toml").read_text(encoding="utf-8"))
+    project = tomllib.loads(release.project_file(course, "pyproject.toml").read_text(encoding="utf-8"))
     wanted = [Requirement(text) for text in project.get("project", {}).get("dependencies", [])]
     pins: dict[str, str] = {}
     missing: dict[str, Requirement] = {}
