@@ -1,4 +1,6 @@
-"""The `grader` command line: thin commands over result objects and renderers.
+"""The `grader` command line: one typer app, built here from the command modules of
+`COMMANDS` (grader/commands/, grader/classroom/commands.py); thin commands over result
+objects and renderers.
 
 Exit codes: 0 every core check passed (or the command did its job); 1 some core
 check did not pass; 2 a usage or infrastructure problem (unknown day, missing lab,
@@ -7,7 +9,6 @@ broken course.toml, checks not available), printed to stderr without a traceback
 before the run or after it (a lab's code runs as the same user and could write there);
 130 interrupted with Ctrl-C (the message says what, if anything, was changed).
 """
-
 
 from __future__ import annotations
 

@@ -130,7 +130,7 @@ def grade(
     if ci:
         common.refuse_if_tampered(course)
     if sandbox:
-        from grader import sandbox as sandboxing
+        from grader.spawn import sandbox as sandboxing
         way = sandboxing.find()
         if not way.available:
             raise common.fail(word("sandbox.unavailable", why=way.reason))

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from grader import hints as hinting
+from grader.lab import hints as hinting
 from grader.commands.common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, fail, day_or_here, is_terminal, load,
                                     load_state, refuse_if_tampered, report_changes_during_run, report_width,
                                     save_state, use_colour)
@@ -70,7 +70,8 @@ def check(
     the_day = day_or_here(course, day, "check")
     if jobs is not None and jobs < 1:
         raise fail(word("cli.bad_jobs", jobs=jobs))
-    from grader import integrity, trees
+    from grader import integrity
+    from grader.scaffold import trees
     if ci:
         refuse_if_tampered(course)
     target = (lab or the_day.lab).expanduser()
@@ -223,9 +224,9 @@ def _say_if_not_hermetic() -> None:
 
 
 def _in_a_sandbox(ctx: typer.Context) -> None:
-    """`check --sandbox`: the same command again, in a fresh PID namespace (grader/sandbox.py);
+    """`check --sandbox`: the same command again, in a fresh PID namespace (grader/spawn/sandbox.py);
     this process only passes its exit status on. Inside the namespace it is a plain run."""
-    from grader import sandbox
+    from grader.spawn import sandbox
     if sandbox.inside():
         return
     argv = [sys.executable, "-m", "grader", *command_line(ctx)]

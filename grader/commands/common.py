@@ -16,7 +16,7 @@ from grader.course import Course, CourseError, Day, find_course, load_course
 from grader import i18n
 from grader.i18n import help_word, word
 from grader.report.text import wrap
-from grader.state import State
+from grader.lab.state import State
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_TAMPERED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 DAY_HELP = help_word("help.day")
@@ -120,7 +120,7 @@ def report_width() -> int | None:
 
 def guarded_call(fn, *args, **kwargs):
     """Run a backups/scaffold operation, turning its refusals into exit 2 with the message."""
-    from grader.backups import BackupError
+    from grader.lab.backups import BackupError
     from grader.scaffold import ERRORS
     try:
         return fn(*args, **kwargs)

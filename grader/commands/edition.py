@@ -1,6 +1,6 @@
 """The instructor's commands for handing the course out: `grader release` (the student
-edition, grader/release.py) and `grader gradescope ...` (an autograder zip and the two
-steps its run_autograder takes, grader/gradescope_bundle.py), added to the app by
+edition, grader/release/) and `grader gradescope ...` (an autograder zip and the two
+steps its run_autograder takes, grader/release/gradescope.py), added to the app by
 `register(app)`."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def bundle_command(
     force: Annotated[bool, typer.Option("--force", help=help_word("help.bundle_force"))] = False,
 ) -> None:
     """Write a Gradescope autograder zip for DAY: setup.sh, run_autograder, pinned dependencies and the student edition of DAY."""
-    from grader import gradescope_bundle
+    from grader.release import gradescope as gradescope_bundle
 
     course = load(localised=False)
     the_day = find_day(course, day)
@@ -74,7 +74,7 @@ def bundle_command(
 
 
 def _size(n: int) -> str:
-    from grader.backups import human_size
+    from grader.lab.backups import human_size
     return human_size(n)
 
 
@@ -84,7 +84,7 @@ def find_lab_command(
     results: Annotated[Path, typer.Option(metavar="PATH", help=help_word("help.find_lab_results"))],
 ) -> None:
     """(run_autograder) Print the path of the DAY lab in SUBMISSION; without one, write a zero score saying what to upload (exit 1)."""
-    from grader import gradescope_bundle
+    from grader.release import gradescope as gradescope_bundle
 
     course = load()
     the_day = find_day(course, day)
@@ -104,7 +104,7 @@ def no_result_command(
     stderr: Annotated[Optional[Path], typer.Option(metavar="FILE", help=help_word("help.no_result_stderr"))] = None,
 ) -> None:
     """(run_autograder) If `grader check` wrote no results.json, write a zero score that carries its message."""
-    from grader import gradescope_bundle
+    from grader.release import gradescope as gradescope_bundle
 
     course = load()
     the_day = find_day(course, day)

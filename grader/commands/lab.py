@@ -1,5 +1,5 @@
 """`grader reset` and `grader restore`: a lab put back to its untouched state or to one of
-its backups, in place, the current lab backed up first (grader/backups.py)."""
+its backups, in place, the current lab backed up first (grader/lab/backups.py)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def reset(
     yes: Annotated[bool, typer.Option("--yes", "-y", help=help_word("help.yes"))] = False,
 ) -> None:
     """Put a lab back to its untouched state, in place; your current lab is backed up first."""
-    from grader import backups
+    from grader.lab import backups
     course = load()
     if all_days == (day is not None):
         raise fail(word("cli.reset_one_or_all"))
@@ -57,7 +57,7 @@ def restore(
     yes: Annotated[bool, typer.Option("--yes", "-y", help=help_word("help.yes"))] = False,
 ) -> None:
     """List a lab's backups, or bring one back in place (the current lab is backed up first)."""
-    from grader import backups
+    from grader.lab import backups
     course = load()
     the_day = find_day(course, day)
     if backup is None:

@@ -1,4 +1,4 @@
-"""`grader verify`: the instructor's proof that the kit is gradable (grader/verify.py),
+"""`grader verify`: the instructor's proof that the kit is gradable (grader/verify/),
 with one progress line on a terminal."""
 
 from __future__ import annotations

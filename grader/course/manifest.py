@@ -1,4 +1,4 @@
-"""Read and validate `course.toml` into a `Course` (grader/course.py).
+"""Read and validate `course.toml` into a `Course` (grader/course/).
 
 A broken manifest is refused with a `CourseError` whose message names the file,
 the entry and the fix, so an instructor editing it never reads a traceback.

@@ -12,7 +12,8 @@ import subprocess
 from pathlib import Path
 
 import grader
-from grader import integrity, scaffold, trees
+from grader import integrity, scaffold
+from grader.scaffold import trees
 from grader.course import Course, Day
 from grader.i18n import word
 from grader.release.layout import (EDITION_FILE, GITIGNORE, PRISTINE_DIR, RECORD_FILE, TEMPLATES, WORKSPACE_DIR,

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader import integrity, markers, scaffold, trees
+from grader import integrity, scaffold
+from grader.scaffold import markers, trees
 from grader.course import Course
 from grader.i18n import word
 from grader.release.layout import PRISTINE_DIR, Edition
@@ -53,7 +54,7 @@ class SolutionLines:
 
 
 def solution_regions(course: Course) -> dict[tuple[str, str], SolutionLines]:
-    """Every exercise region of the source by (day, exercise), as grader/markers.py parses
+    """Every exercise region of the source by (day, exercise), as grader/scaffold/markers.py parses
     it; a region shaped by day blocks is read on every day it appears."""
     source = Path(scaffold._source(course))
     found: dict[tuple[str, str], dict[int, str]] = {}

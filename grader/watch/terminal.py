@@ -16,7 +16,7 @@ import signal
 import sys
 from pathlib import Path
 
-from grader import parallel
+from grader.engine import parallel
 from grader.course import Course, Day
 from grader.engine import new_seed
 from grader.i18n import word

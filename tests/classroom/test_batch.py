@@ -27,7 +27,7 @@ from tests.classroom.conftest import csv_rows, invoke, jsonl_rows, leftovers, st
 
 TIMING = ("wall_seconds", "started")
 
-PROBE_DIR = neutral("import-probe")  # the import probe's working directory (grader/engine.py)
+PROBE_DIR = neutral("import-probe")  # the import probe's working directory (grader/engine/)
 
 
 @pytest.fixture

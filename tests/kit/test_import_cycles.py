@@ -41,7 +41,9 @@ def imports_of(name: str, modules: dict[str, Path]) -> list[tuple[str, int]]:
 
     `from a import b` reaches `a.b` when that is a module, else `a`; importing `a.b.c`
     also runs the packages `a` and `a.b`, unless they are the importer's own (already
-    being run when it is imported)."""
+    being run when it is imported). A name taken from the importer's own package
+    (`from grader.pkg import X` in grader/pkg/mod.py) reaches that package's
+    __init__: a cycle if the __init__ imports the module back."""
     path = modules[name]
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     package = name if _is_package(name, modules) else name.rpartition(".")[0]
@@ -49,9 +51,11 @@ def imports_of(name: str, modules: dict[str, Path]) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
 
     def reach(target: str, line: int) -> None:
-        for one in [*_ancestors(target), target]:
+        for one in _ancestors(target):
             if one in modules and one not in own:
                 found.append((one, line))
+        if target in modules and target != name:
+            found.append((target, line))
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -64,10 +68,13 @@ def imports_of(name: str, modules: dict[str, Path]) -> list[tuple[str, int]]:
                 source = ".".join(base + ([node.module] if node.module else []))
             else:
                 source = node.module or ""
-            reach(source, node.lineno)
-            for alias in node.names:
-                if f"{source}.{alias.name}" in modules:
-                    reach(f"{source}.{alias.name}", node.lineno)
+            submodules = [f"{source}.{alias.name}" for alias in node.names if f"{source}.{alias.name}" in modules]
+            if len(submodules) < len(node.names) or source not in own:
+                reach(source, node.lineno)  # a name defined in `source` itself, or `source` run first
+            else:
+                reach(source.rpartition(".")[0], node.lineno)  # only submodules: the package is already running
+            for one in submodules:
+                reach(one, node.lineno)
     return found
 
 
@@ -189,6 +196,9 @@ def _write(root: Path, files: dict[str, str]) -> Path:
     ({"grader/__init__.py": "", "grader/sub/__init__.py": "from grader.d import y\n",
       "grader/sub/c.py": "x = 1\n", "grader/d.py": "from grader.sub.c import x\ny = 2\n"},
      ["grader.d", "grader.sub", "grader.d"]),
+    ({"grader/__init__.py": "", "grader/sub/__init__.py": "X = 1\nfrom grader.sub.c import y\n",
+      "grader/sub/c.py": "from grader.sub import X\ny = X\n"},
+     ["grader.sub", "grader.sub.c", "grader.sub"]),
 ])
 def test_the_walk_finds_cycles_at_any_depth(tmp_path, files, expected):
     """The test above can fail: a cycle through a function's import, a relative import or

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import scaffold, trees
+from grader import scaffold
+from grader.scaffold import trees
 from grader.course import load_course
 from grader.engine import run_day
 from grader.report.text import next_exercise, render_text

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from grader import scaffold, trees
+from grader import scaffold
+from grader.scaffold import trees
 from grader.i18n import word
 from grader.course import CourseError
 
@@ -204,7 +205,7 @@ def list_backups(course, day) -> list[Backup]:
 
 def _note(course, day, lab: Path) -> dict:
     """The lab's last recorded check, and whether it saw exactly the files backed up now."""
-    from grader.state import State
+    from grader.lab.state import State
 
     last = State.load(course.root, readonly=True).last(day.id)
     if not last:
