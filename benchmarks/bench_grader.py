@@ -58,10 +58,10 @@ if path:
 HARNESS = r"""
 import json, os, sys, time
 t0 = time.perf_counter()
-import grader.engine as engine
 from grader.checkkit.context import CheckContext
-from grader.engine.plugin import GraderPlugin
 from grader.course import find_course, load_course
+import grader.engine as engine
+from grader.engine.plugin import GraderPlugin
 t_import = time.perf_counter()
 children, marks = [], {}
 remember = CheckContext._record

@@ -35,14 +35,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-import grader
 from grader import i18n
-from grader.spawn import sandbox as sandboxing
+import grader
 from grader.classroom import reap
 from grader.classroom.submissions import Submission, seed_for
 from grader.course import Course, Day
 from grader.engine import not_a_lab
 from grader.i18n import word
+from grader.spawn import sandbox as sandboxing
 
 GRADED, NOT_A_LAB, TIMED_OUT, CRASHED = "graded", "not-a-lab", "timed-out", "crashed"
 OUTCOMES = (GRADED, NOT_A_LAB, TIMED_OUT, CRASHED)

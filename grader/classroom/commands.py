@@ -23,11 +23,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from grader.commands import common
 from grader.classroom import gradebook as books
 from grader.classroom.batch import DEFAULT_TIMEOUT, GRADED, Interrupted, Row, Settings, default_jobs, run_batch
 from grader.classroom.report import render_html
 from grader.classroom.submissions import SubmissionError, find_submissions, parse_shard, shard
+from grader.commands import common
 from grader.engine import EngineError, check_selection, new_seed
 from grader.i18n import display_width, help_word, word
 

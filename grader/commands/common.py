@@ -12,11 +12,11 @@ from typing import Optional
 
 import typer
 
-from grader.course import Course, CourseError, Day, find_course, load_course
 from grader import i18n
+from grader.course import Course, CourseError, Day, find_course, load_course
 from grader.i18n import help_word, word
-from grader.report.text import wrap
 from grader.lab.state import State
+from grader.report.text import wrap
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_TAMPERED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 DAY_HELP = help_word("help.day")

@@ -7,12 +7,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from grader.lab import hints as hinting
 from grader.commands.common import DAY_HELP, EXIT_OK, fail, find_day, load, load_state, report_width, save_state
 from grader.course import Day
 from grader.i18n import display_width, help_word, word
-from grader.report.text import check_numbers, wrap
+from grader.lab import hints as hinting
 from grader.lab.state import State
+from grader.report.text import check_numbers, wrap
 
 
 def register(app: typer.Typer) -> None:

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine import parallel
+from grader.checkkit.chain import forget_refusals, refusal_note
 from grader.checkkit.context import AgentSilent, CheckContext
 from grader.checkkit.failures import CheckFailed, short
-from grader.checkkit.chain import forget_refusals, refusal_note
+from grader.engine import parallel
 from grader.i18n import word
 from grader.report.results import Status
 from grader.spawn import ChildTimeout

@@ -22,9 +22,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from grader import scaffold
-from grader.scaffold import trees
-from grader.i18n import word
 from grader.course import CourseError
+from grader.i18n import word
+from grader.scaffold import trees
 
 STAMP_FORMAT = "%Y%m%dT%H%M%SZ"
 _NAME = re.compile(r"^(\d{8}T\d{6}Z)(?:-(\d+))?$")

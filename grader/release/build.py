@@ -11,11 +11,11 @@ import stat
 import subprocess
 from pathlib import Path
 
-import grader
 from grader import integrity, scaffold
-from grader.scaffold import trees
+import grader
 from grader.course import Course, Day
 from grader.i18n import word
+from grader.scaffold import trees
 from grader.release.layout import (EDITION_FILE, GITIGNORE, PRISTINE_DIR, RECORD_FILE, TEMPLATES, WORKSPACE_DIR,
                                    Edition, ReleaseError)
 from grader.release.readmes import student_readmes

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader import integrity, scaffold
-from grader.scaffold import markers, trees
 from grader.course import Course
 from grader.i18n import word
 from grader.release.layout import PRISTINE_DIR, Edition
+from grader.scaffold import markers, trees
 
 # What counts as a quoted solution (find_leaks): one line this long, or two lines in a row
 # of which one is at least SHORT_LINE long, that no lab of the region's day (or earlier)

@@ -24,8 +24,8 @@ import stat
 import sys
 from pathlib import Path
 
-from grader.scaffold import markers, trees
 from grader.course import Course, CourseError, Day
+from grader.scaffold import markers, trees
 from grader.scaffold.markers import MarkerError, Region
 from grader.scaffold.trees import Drift, Tree, TreeError
 

@@ -27,10 +27,10 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from grader import scaffold
-from grader.scaffold import trees
-from grader.lab.backups import UnknownDay
 from grader.course import CourseError
 from grader.i18n import word
+from grader.lab.backups import UnknownDay
+from grader.scaffold import trees
 from grader.verify.static import VerifyRow, static_rows
 from grader.verify.table import VerifyReport, render_table  # noqa: F401 (render_table: grader verify prints it)
 

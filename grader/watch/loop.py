@@ -20,12 +20,12 @@ import signal
 import time
 from pathlib import Path
 
-from grader.lab import hints as hinting
 from grader.course import Course, Day
 from grader.engine import EngineError, not_a_lab, run_day
 from grader.i18n import word
-from grader.report.results import DayResult, Status
+from grader.lab import hints as hinting
 from grader.lab.state import State
+from grader.report.results import DayResult, Status
 from grader.watch.plan import AFTER_TROUBLE, FIRST, ON_KEY, Plan, Snapshot, is_ignored, plan_for
 from grader.watch.sources import END, Changed, Failed, Key
 from grader.watch.view import Board, Screen

@@ -24,9 +24,9 @@ import sys
 import time
 from pathlib import Path
 
-from grader.engine import parallel
 from grader.course import Course, Day
 from grader.engine import EngineError, run_day
+from grader.engine import parallel
 from grader.i18n import word
 
 STOP_GRACE = 15.0  # seconds the run gets to stop its checks after Ctrl-C before it is killed

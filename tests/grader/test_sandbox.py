@@ -38,8 +38,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grader.spawn import sandbox
 from grader.cli import app
+from grader.spawn import sandbox
 from tests.hostile import hostile
 
 REPO = Path(__file__).resolve().parents[2]

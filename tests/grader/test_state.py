@@ -7,8 +7,8 @@ import json
 from freezegun import freeze_time
 
 from grader.lab import hints
-from grader.report.results import CheckResult, DayResult
 from grader.lab.state import State, state_path
+from grader.report.results import CheckResult, DayResult
 
 
 def _result(passed_ids, all_ids=("runs", "greets", "counts"), levels=None):

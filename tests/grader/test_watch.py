@@ -28,8 +28,8 @@ from typer.testing import CliRunner
 from grader.cli import app
 from grader.course import load_course
 from grader.engine import run_day
-from grader.report.results import CheckResult, DayResult
 from grader.lab.state import State
+from grader.report.results import CheckResult, DayResult
 from grader.scaffold.trees import tree_files
 from grader.watch.loop import Watch, WatchFailed
 from grader.watch.plan import Snapshot, is_ignored, plan_for

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grader.release import gradescope as gradescope_bundle
 from grader.cli import app
 from grader.course import load_course
+from grader.release import gradescope as gradescope_bundle
 from tests.release.conftest import ROOT, child_env
 
 COURSE = load_course(ROOT / "course.toml")

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from grader import release, scaffold
-from grader.scaffold import markers, trees
 from grader.course import load_course
+from grader.scaffold import markers, trees
 from tests.release.conftest import ROOT, child_env
 
 COURSE = load_course(ROOT / "course.toml")
