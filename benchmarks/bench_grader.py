@@ -58,10 +58,10 @@ if path:
 HARNESS = r"""
 import json, os, sys, time
 t0 = time.perf_counter()
-import grader.engine as engine
 from grader.checkkit.context import CheckContext
-from grader.plugin import GraderPlugin
 from grader.course import find_course, load_course
+import grader.engine as engine
+from grader.engine.plugin import GraderPlugin
 t_import = time.perf_counter()
 children, marks = [], {}
 remember = CheckContext._record
@@ -79,7 +79,7 @@ def timed(name, function):
             marks[name] = time.perf_counter() - start
     return wrapper
 engine._context = timed("copy_lab", engine._context)
-engine._run_pytest = timed("pytest", engine._run_pytest)
+engine.run_pytest = timed("pytest", engine.run_pytest)
 collect = GraderPlugin.pytest_collection_modifyitems
 def modifyitems(self, session, config, items):
     marks["collected_at"] = time.perf_counter()
@@ -103,7 +103,7 @@ print(json.dumps({
 
 
 def parallel_jobs() -> int:
-    """The --jobs a plain `grader check` uses on an idle machine: the cores (grader/parallel.py;
+    """The --jobs a plain `grader check` uses on an idle machine: the cores (grader/engine/parallel.py;
     on a busy one it takes fewer, so the benchmark names the number)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))

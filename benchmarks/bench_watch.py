@@ -56,12 +56,12 @@ if phases:
                 with open(phases, "a", encoding="utf-8") as log:
                     log.write(json.dumps({"phase": name, "seconds": time.perf_counter() - start}) + "\n")
         return timed
-    for _name in ("_context", "_run_pytest"):
+    for _name in ("_context", "run_pytest"):
         setattr(_engine, _name, _timed(_name, getattr(_engine, _name)))
     # the import probe runs while pytest starts; what is timed is the wait for it that is left
     _engine.Probe._judge = _timed("_judge", _engine.Probe._judge)
 """
-PHASES = {"_context": "copy", "_judge": "probe", "_run_pytest": "pytest"}
+PHASES = {"_context": "copy", "_judge": "probe", "run_pytest": "pytest"}
 
 
 def base_python() -> str:

@@ -14,7 +14,7 @@ Each submission becomes exactly one `Row`, whatever happens to it:
 A worker (worker.py) is started with the grader's own interpreter, in a new session,
 from an empty scratch directory, and writes its result to a file of the batch's
 scratch directory. Nothing is read from its stdout. With `Settings.sandbox` it runs in a
-fresh PID namespace of its own (grader/sandbox.py): unshare leads the new session, the
+fresh PID namespace of its own (grader/spawn/sandbox.py): unshare leads the new session, the
 namespace's init and the worker are in its group, and the wall-limit kill (reap.py, which
 reads the host's /proc) takes init and with it the whole namespace.
 """
@@ -35,13 +35,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from grader import i18n
 import grader
-from grader import i18n, sandbox as sandboxing
 from grader.classroom import reap
 from grader.classroom.submissions import Submission, seed_for
 from grader.course import Course, Day
 from grader.engine import not_a_lab
 from grader.i18n import word
+from grader.spawn import sandbox as sandboxing
 
 GRADED, NOT_A_LAB, TIMED_OUT, CRASHED = "graded", "not-a-lab", "timed-out", "crashed"
 OUTCOMES = (GRADED, NOT_A_LAB, TIMED_OUT, CRASHED)

@@ -23,11 +23,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from grader import cli as main_cli
 from grader.classroom import gradebook as books
 from grader.classroom.batch import DEFAULT_TIMEOUT, GRADED, Interrupted, Row, Settings, default_jobs, run_batch
 from grader.classroom.report import render_html
 from grader.classroom.submissions import SubmissionError, find_submissions, parse_shard, shard
+from grader.commands import common
 from grader.engine import EngineError, check_selection, new_seed
 from grader.i18n import display_width, help_word, word
 
@@ -46,7 +46,7 @@ class Progress:
 
     def __init__(self, total: int):
         self.total = total
-        self.terminal = main_cli.is_terminal()
+        self.terminal = common.is_terminal()
         self.width = max(shutil.get_terminal_size().columns, 20)
         self.counter_shown = False
 
@@ -82,7 +82,7 @@ class Progress:
 
 
 def grade(
-    day: Annotated[str, typer.Argument(metavar="DAY", help=main_cli.DAY_HELP)],
+    day: Annotated[str, typer.Argument(metavar="DAY", help=common.DAY_HELP)],
     submissions: Annotated[list[Path], typer.Argument(
         metavar="SUBMISSION", help=help_word("help.grade_submission"))],
     output: Annotated[Optional[Path], typer.Option(
@@ -105,35 +105,35 @@ def grade(
 
     Each submission is graded in a process of its own, as `grader check DAY --lab SUB` grades it. Exit 0 when the batch ran, whatever the scores.
     """  # noqa: E501
-    course = main_cli.load()
-    the_day = main_cli.find_day(course, day)
+    course = common.load()
+    the_day = common.find_day(course, day)
     if not the_day.checks_module.is_file():
-        raise main_cli.fail(word("grade.no_checks", day=the_day.id, module=the_day.checks_module))
+        raise common.fail(word("grade.no_checks", day=the_day.id, module=the_day.checks_module))
     if jobs is not None and jobs < 1:
-        raise main_cli.fail(word("grade.bad_jobs", jobs=jobs))
+        raise common.fail(word("grade.bad_jobs", jobs=jobs))
     if not 0 < timeout < 10**9:  # nan and inf too
-        raise main_cli.fail(word("grade.bad_timeout", timeout=timeout))
+        raise common.fail(word("grade.bad_timeout", timeout=timeout))
     try:
         selected = check_selection(the_day, only)
         which = parse_shard(shard_spec)
         found = find_submissions(submissions, course.agent.package, _in_clone(course, the_day))
     except (EngineError, SubmissionError) as exc:
-        raise main_cli.fail(str(exc)) from None
+        raise common.fail(str(exc)) from None
     mine = shard(found, which)
     out = output if output is not None else Path(f"gradebook-{the_day.id}")
     try:
         out = books.prepare_output(out, force=force)
     except books.GradebookError as exc:
-        raise main_cli.fail(str(exc)) from None
+        raise common.fail(str(exc)) from None
     if any(out.resolve() == s.path for s in found):
-        raise main_cli.fail(word("gradebook.is_submission", path=out))
+        raise common.fail(word("gradebook.is_submission", path=out))
     if ci:
-        main_cli._refuse_if_tampered(course)
+        common.refuse_if_tampered(course)
     if sandbox:
-        from grader import sandbox as sandboxing
+        from grader.spawn import sandbox as sandboxing
         way = sandboxing.find()
         if not way.available:
-            raise main_cli.fail(word("sandbox.unavailable", why=way.reason))
+            raise common.fail(word("sandbox.unavailable", why=way.reason))
     from grader import integrity
     guarded = integrity.current(course.root)
 
@@ -152,10 +152,10 @@ def grade(
             rows = run_batch(settings, mine, on_row=progress)
     except Interrupted as exc:
         progress.finish()
-        raise main_cli.fail(word("grade.interrupted", done=len(exc.rows), total=len(mine), out=out),
-                            main_cli.EXIT_INTERRUPTED) from None
+        raise common.fail(word("grade.interrupted", done=len(exc.rows), total=len(mine), out=out),
+                            common.EXIT_INTERRUPTED) from None
     progress.finish()
-    main_cli._report_changes_during_run(course, guarded, ci)
+    common.report_changes_during_run(course, guarded, ci)
 
     checks = [c.id for c in the_day.all_checks if not selected or c.id in selected]
     meta = books.new_meta(course=course.name, day=the_day.id, checks=checks, only=list(settings.only) or None,
@@ -166,12 +166,12 @@ def grade(
         written = books.write(out, book)
         report = _write_report(out, book, course)
     except OSError as exc:
-        raise main_cli.fail(word("cli.os_error", file=exc.filename or out, why=exc.strerror)) from None
+        raise common.fail(word("cli.os_error", file=exc.filename or out, why=exc.strerror)) from None
     graded = sum(1 for r in rows if r.outcome == GRADED)
     typer.echo(_plural("grade.done", len(rows), day=the_day.id, seconds=f"{time.perf_counter() - started:.1f}",
                        graded=graded, others=len(rows) - graded))
     typer.echo(word("grade.written", csv=written[books.CSV_NAME], results=written[books.RESULTS], report=report))
-    raise typer.Exit(main_cli.EXIT_OK)
+    raise typer.Exit(common.EXIT_OK)
 
 
 @contextlib.contextmanager
@@ -213,7 +213,7 @@ def merge(
     force: Annotated[bool, typer.Option("--force", help=help_word("help.merge_force"))] = False,
 ) -> None:
     """Join the gradebooks of a batch's shards into one (refuses different days, checks or overlapping names)."""
-    course = main_cli.load()
+    course = common.load()
     try:
         loaded = [(path, books.read(path)) for path in inputs]
         if any(Path(out).expanduser().resolve() == Path(path).expanduser().resolve() for path in inputs):
@@ -221,14 +221,14 @@ def merge(
         merged, warnings = books.merge(loaded)
         target = books.prepare_output(out, force=force)
     except books.GradebookError as exc:
-        raise main_cli.fail(str(exc)) from None
+        raise common.fail(str(exc)) from None
     for warning in warnings:
         typer.echo(word("cli.prefix", message=warning), err=True)
     try:
         books.write(target, merged)
         report = _write_report(target, merged, course) if _known_day(course, merged.day) else None
     except OSError as exc:
-        raise main_cli.fail(word("cli.os_error", file=exc.filename or target, why=exc.strerror)) from None
+        raise common.fail(word("cli.os_error", file=exc.filename or target, why=exc.strerror)) from None
     typer.echo(word("gradebook.merged", inputs=len(loaded), rows=len(merged.rows), out=target))
     if report is not None:
         typer.echo(word("gradebook.report_written", path=report))
@@ -246,18 +246,18 @@ def report(
 ) -> None:
     """Write the class report of a gradebook: one self-contained HTML file (heatmap, pass rates, what to teach
     again)."""
-    course = main_cli.load()
+    course = common.load()
     try:
         book = books.read(directory)
     except books.GradebookError as exc:
-        raise main_cli.fail(str(exc)) from None
+        raise common.fail(str(exc)) from None
     if not _known_day(course, book.day):
-        raise main_cli.fail(word("gradebook.unknown_day", day=book.day, path=directory))
+        raise common.fail(word("gradebook.unknown_day", day=book.day, path=directory))
     target = output if output is not None else Path(directory) / books.REPORT
     try:
         books.replace_text(Path(target), render_html(book, course))
     except OSError as exc:
-        raise main_cli.fail(word("cli.os_error", file=exc.filename or target, why=exc.strerror)) from None
+        raise common.fail(word("cli.os_error", file=exc.filename or target, why=exc.strerror)) from None
     typer.echo(word("gradebook.report_written", path=target))
 
 

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from grader.i18n import word
-from grader.results import DayResult, failure_lines
+from grader.report.results import DayResult, failure_lines
 
 
 def _escape_data(text: str) -> str:

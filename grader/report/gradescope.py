@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 from grader.i18n import word
-from grader.results import CheckResult, DayResult, failure_lines
+from grader.report.results import CheckResult, DayResult, failure_lines
 
 
 def _output(check: CheckResult) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from grader.results import DayResult
+from grader.report.results import DayResult
 
 SCHEMA = "agent-lab/check-result"
 VERSION = 1

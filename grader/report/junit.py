@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from grader.i18n import word
-from grader.results import CheckResult, DayResult, failure_lines
+from grader.report.results import CheckResult, DayResult, failure_lines
 
 
 def _details(check: CheckResult) -> str:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from grader.course import Day
 from grader.i18n import pad as pad_to, display_width, word
-from grader.results import CheckResult, DayResult, failure_lines
+from grader.report.results import CheckResult, DayResult, failure_lines
 
 UNICODE_MARKS = {"passed": "✓", "failed": "✗", "error": "✗", "timeout": "✗", "skipped": "-"}
 ASCII_MARKS = {"passed": "+", "failed": "x", "error": "!", "timeout": "x", "skipped": "-"}

@@ -20,12 +20,12 @@ import signal
 import time
 from pathlib import Path
 
-from grader import hints as hinting
 from grader.course import Course, Day
 from grader.engine import EngineError, not_a_lab, run_day
 from grader.i18n import word
-from grader.results import DayResult, Status
-from grader.state import State
+from grader.lab import hints as hinting
+from grader.lab.state import State
+from grader.report.results import DayResult, Status
 from grader.watch.plan import AFTER_TROUBLE, FIRST, ON_KEY, Plan, Snapshot, is_ignored, plan_for
 from grader.watch.sources import END, Changed, Failed, Key
 from grader.watch.view import Board, Screen
@@ -148,7 +148,7 @@ class Watch:
         self.snapshot = Snapshot(self.lab, self.course.runtime_dirs)   # before the engine copies the lab
         fingerprint = None
         if self.own_lab and selected is None:
-            from grader import trees
+            from grader.scaffold import trees
             fingerprint = trees.fingerprint(self.lab, self.course.runtime_dirs)
         self.screen.run_started(board)
         started = time.perf_counter()

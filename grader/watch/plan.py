@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 from grader.course import Day
-from grader.trees import IGNORED_NAMES, IGNORED_SUFFIXES, tree_files
+from grader.scaffold.trees import IGNORED_NAMES, IGNORED_SUFFIXES, tree_files
 
 # Files editors write next to the one being saved (vim's .swp/.swo and its `4913`
 # write probe, emacs' `#file#` and `.#file` locks, `file~` backups, JetBrains' safe

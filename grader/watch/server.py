@@ -3,7 +3,7 @@
 `grader watch` reads file events and keys in threads, and a process with threads
 cannot fork safely, so checks could only run one after another in it. The watch
 therefore forks this process first, before any thread starts. It waits for a
-request on a pipe, runs the engine with its checks side by side (grader/parallel.py)
+request on a pipe, runs the engine with its checks side by side (grader/engine/parallel.py)
 and sends back each check's mark as it finishes, then the DayResult (or the
 engine's error). Its modules stay imported between runs.
 
@@ -24,9 +24,9 @@ import sys
 import time
 from pathlib import Path
 
-from grader import parallel
 from grader.course import Course, Day
 from grader.engine import EngineError, run_day
+from grader.engine import parallel
 from grader.i18n import word
 
 STOP_GRACE = 15.0  # seconds the run gets to stop its checks after Ctrl-C before it is killed

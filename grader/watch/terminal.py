@@ -16,9 +16,9 @@ import signal
 import sys
 from pathlib import Path
 
-from grader import parallel
 from grader.course import Course, Day
 from grader.engine import new_seed
+from grader.engine import parallel
 from grader.i18n import word
 from grader.report.text import can_encode
 from grader.watch.loop import Watch

@@ -30,7 +30,7 @@ from grader.course import Day
 from grader.i18n import char_width, display_width, word
 from grader.report.text import (ASCII_MARKS, COLOURS, UNICODE_MARKS, _Painter, check_numbers, detail_lines,
                                 wrap)
-from grader.results import CheckResult
+from grader.report.results import CheckResult
 from grader.watch.plan import Plan
 
 FRESH = {True: "▸", False: ">"}      # unicode, ascii

@@ -41,7 +41,8 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import scaffold, trees
+from grader import scaffold
+from grader.scaffold import trees
 from grader.course import load_course
 
 KIT = Path(__file__).resolve().parents[2]

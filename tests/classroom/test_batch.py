@@ -27,7 +27,7 @@ from tests.classroom.conftest import csv_rows, invoke, jsonl_rows, leftovers, st
 
 TIMING = ("wall_seconds", "started")
 
-PROBE_DIR = neutral("import-probe")  # the import probe's working directory (grader/engine.py)
+PROBE_DIR = neutral("import-probe")  # the import probe's working directory (grader/engine/)
 
 
 @pytest.fixture
@@ -255,7 +255,7 @@ def test_progress_is_one_plain_line_per_submission_off_a_terminal(room, tmp_path
 
 
 def test_a_terminal_gets_a_counter_line(monkeypatch):
-    monkeypatch.setattr(commands.main_cli, "is_terminal", lambda: True)
+    monkeypatch.setattr(commands.common, "is_terminal", lambda: True)
     screen = io.StringIO()
     monkeypatch.setattr(commands.sys, "stdout", screen)
     progress = commands.Progress(3)

@@ -236,7 +236,7 @@ def test_keep_prints_a_reproduce_line_for_every_failing_check(cli, course_dir):
 def test_a_check_that_started_no_child_gets_a_grader_rerun_line():
     from grader.course import Check, Day
     from grader.report.text import render_text
-    from grader.results import CheckResult, DayResult
+    from grader.report.results import CheckResult, DayResult
 
     check = Check("pure", "A pure check.", (), ("look",))
     day = Day("day-01", "day-01-x", "X", Path("/nowhere/lab"), Path("/nowhere/sol"), Path("/nowhere/c"), 0,
@@ -253,7 +253,7 @@ CJK_TITLE = "会话日志在最后一行被截断时读取前面完整的七个�
 def _report(width):
     from grader.course import Check, Day
     from grader.report.text import render_text
-    from grader.results import CheckResult, DayResult
+    from grader.report.results import CheckResult, DayResult
 
     checks = (Check("session-id", "A new session gets an id like s-YYYYMMDD-HHMMSS-xxxx and its log file "
                     "in the sessions dir.", ("E1",), ("h",)), Check("torn-tail", CJK_TITLE, ("E1",), ("h",)))
@@ -435,7 +435,7 @@ def test_the_verify_table_wraps_its_detail_column_at_spaces():
 
 
 def test_verify_reports_progress_per_grading_run(course):
-    from grader.results import DayResult
+    from grader.report.results import DayResult
     from grader.verify import verify
 
     seen = []
@@ -477,7 +477,7 @@ def test_the_student_readme_names_watch_and_keeps_its_comments_in_one_column(cou
 
 def test_one_more_hint_for_a_point_moves_only_its_first_failing_check():
     from grader.course import load_course
-    from grader.hints import resolve
+    from grader.lab.hints import resolve
 
     real = load_course(REPO / "course.toml").find_day("day-01")
 

@@ -120,7 +120,7 @@ def test_a_failing_check_names_the_failing_checks_of_the_points_it_also_rests_on
     """`depends` in course.toml: counts (E2) also rests on E1, whose check greets fails on
     the lab, so counts says to fix greets first; a passing run names nothing."""
     from grader.course import load_course
-    from grader.results import failure_lines
+    from grader.report.results import failure_lines
 
     toml = course_dir / "course.toml"
     text = toml.read_text()

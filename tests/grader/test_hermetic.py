@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from grader import cli
+from grader.commands import check as check_command
 from grader.spawn import base_python, hermetic
 
 
@@ -60,11 +61,11 @@ def test_a_bwrap_that_cannot_make_a_view_is_reported_with_its_error(monkeypatch,
 def test_check_says_in_one_line_when_the_children_are_not_hermetic(monkeypatch, capsys):
     monkeypatch.setattr(hermetic, "find", lambda python=None: hermetic.Found(None, "because"))
     monkeypatch.delenv("GRADER_HERMETIC", raising=False)
-    cli._say_if_not_hermetic()
+    check_command._say_if_not_hermetic()
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "because" in err and "docs/reliability.md" in err
     monkeypatch.setattr(hermetic, "find", lambda python=None: hermetic.Found("/usr/bin/bwrap"))
-    cli._say_if_not_hermetic()
+    check_command._say_if_not_hermetic()
     assert capsys.readouterr().err == ""
 
 

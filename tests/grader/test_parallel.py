@@ -1,4 +1,4 @@
-"""Checks run beside each other (grader/parallel.py): what a serial run gives, shared setup
+"""Checks run beside each other (grader/engine/parallel.py): what a serial run gives, shared setup
 once, the contract's order, a dead worker reported, and real concurrency.
 
 The toy course's day-02 checks module is replaced by one whose checks record where they
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import parallel
+from grader.engine import parallel
 
 pytestmark = pytest.mark.skipif(not parallel.available(), reason="needs fork()")
 
@@ -105,8 +105,8 @@ course = load_course(sys.argv[1])
 day = course.find_day("day-02")
 seen = []
 if sys.argv[2] == "default":   # run_day's own default, on a machine that has two idle cores
-    import grader.parallel
-    grader.parallel.default_jobs = lambda: 2
+    import grader.engine.parallel
+    grader.engine.parallel.default_jobs = lambda: 2
 result = run_day(course, day, day.lab, keep=True, seed=7, jobs=None if sys.argv[2] == "default" else int(sys.argv[2]),
                  on_check=lambda check_id, status: seen.append(check_id))
 print(json.dumps({"pid": os.getpid(), "seen": seen, "run_root": result.run_root,

@@ -9,8 +9,8 @@ import pytest
 
 from grader.report import github, gradescope, junit
 from grader.report.json import render_json
+from grader.report.results import CheckResult, DayResult
 from grader.report.text import can_encode, next_exercise, render_text
-from grader.results import CheckResult, DayResult
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from grader import runroot
+from grader.engine import runroot
 from grader.spawn import ChildResult, ChildTimeout
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sweep reads /proc")

@@ -1,4 +1,4 @@
-"""`--sandbox` (grader/sandbox.py, grader/sandbox_init.py): each grading in a fresh PID namespace.
+"""`--sandbox` (grader/spawn/sandbox.py, grader/spawn/sandbox_init.py): each grading in a fresh PID namespace.
 
 What is proven here:
 
@@ -38,8 +38,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grader import sandbox
 from grader.cli import app
+from grader.spawn import sandbox
 from tests.hostile import hostile
 
 REPO = Path(__file__).resolve().parents[2]
@@ -152,7 +152,7 @@ def test_here_as_root_the_plain_way_is_found():
 AS_NOBODY = """
 import subprocess, sys
 sys.path.insert(0, sys.argv[1])
-from grader import sandbox
+from grader.spawn import sandbox
 way = sandbox.find()
 print(" ".join(way.prefix[1:]) if way.available else "unavailable: " + way.reason)
 if way.available:
@@ -166,7 +166,7 @@ def _python_for(user: int) -> str | None:
     for exe in (sys.executable, "/usr/bin/python3", "/usr/local/bin/python3"):
         try:
             done = subprocess.run([exe, "-S", "-c", "import sys; assert sys.version_info >= (3, 11); "
-                                   f"sys.path.insert(0, {str(REPO)!r}); import grader.sandbox"],
+                                   f"sys.path.insert(0, {str(REPO)!r}); import grader.spawn.sandbox"],
                                   capture_output=True, user=user, env={"HOME": "/tmp"}, cwd="/", timeout=60)
         except OSError:
             continue

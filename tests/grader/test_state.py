@@ -6,9 +6,9 @@ import json
 
 from freezegun import freeze_time
 
-from grader import hints
-from grader.results import CheckResult, DayResult
-from grader.state import State, state_path
+from grader.lab import hints
+from grader.lab.state import State, state_path
+from grader.report.results import CheckResult, DayResult
 
 
 def _result(passed_ids, all_ids=("runs", "greets", "counts"), levels=None):

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from grader import trees
+from grader.scaffold import trees
 
 
 def _fill(files):

@@ -28,9 +28,9 @@ from typer.testing import CliRunner
 from grader.cli import app
 from grader.course import load_course
 from grader.engine import run_day
-from grader.results import CheckResult, DayResult
-from grader.state import State
-from grader.trees import tree_files
+from grader.lab.state import State
+from grader.report.results import CheckResult, DayResult
+from grader.scaffold.trees import tree_files
 from grader.watch.loop import Watch, WatchFailed
 from grader.watch.plan import Snapshot, is_ignored, plan_for
 from grader.watch.sources import Changed, Failed, Key, ScriptedSource

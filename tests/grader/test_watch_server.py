@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import parallel
+from grader.engine import parallel
 
 pytestmark = pytest.mark.skipif(not parallel.available() or not Path("/proc/self").exists(),
                                 reason="needs fork() and /proc")

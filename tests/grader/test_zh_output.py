@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from grader.report.results import CheckResult, DayResult
 from grader.report.text import render_text
-from grader.results import CheckResult, DayResult
 
 REPO = Path(__file__).resolve().parents[2]
 

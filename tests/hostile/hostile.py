@@ -97,7 +97,8 @@ def _fill(text: str, marker: str) -> str:
 
 def build_lab(case: Case, destination: Path, marker: str) -> Path:
     """The reference solution with the case's patch applied, written to `destination`."""
-    from grader import scaffold, trees
+    from grader import scaffold
+    from grader.scaffold import trees
 
     tree, modes = scaffold.build(mutation.COURSE, DAY, lab=False)
     filled = [(t, q, _fill(r, marker)) for t, q, r in case.patch.replacements]

@@ -57,7 +57,7 @@ def test_with_ci_a_hostile_lab_that_leaves_the_grader_alone_is_graded_normally(r
 
 def test_a_lab_that_kills_the_grader_process_fails_closed(runs, tmp_path):
     """A lab that SIGKILLs its parent kills the grader process: the `--help` probe that runs
-    before any check (grader/engine.py, Probe) is the grader's own child, with checks one after
+    before any check (grader/engine/, Probe) is the grader's own child, with checks one after
     another or side by side. Not survivable in the weaker mode (same user; in a hermetic view
     the parent is the view's init, which it cannot kill), and what holds is that CI sees no
     report and a failing status: nothing passes that the lab did not earn."""

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import runroot
+from grader.engine import runroot
 from grader.spawn import groups
 from tests.hostile import hostile
 

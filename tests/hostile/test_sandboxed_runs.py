@@ -17,7 +17,7 @@ import json
 
 import pytest
 
-from grader import sandbox
+from grader.spawn import sandbox
 from tests.hostile import hostile
 from tests.hostile.hostile import uses
 

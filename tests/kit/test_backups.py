@@ -7,8 +7,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from freezegun import freeze_time
 
-from grader import backups, scaffold
-from grader.backups import BackupError, UnknownDay
+from grader import scaffold
+from grader.lab import backups
+from grader.lab.backups import BackupError, UnknownDay
 
 from .conftest import write
 

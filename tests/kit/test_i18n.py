@@ -20,7 +20,7 @@ from grader import i18n
 from grader.checkkit.messages import KIT_MESSAGES, Messages
 from grader.cli import app
 from grader.course import load_course
-from grader.results import CheckResult, DayResult
+from grader.report.results import CheckResult, DayResult
 from grader.report.text import render_text
 
 ROOT = Path(__file__).resolve().parents[2]

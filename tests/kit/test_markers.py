@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.markers import MarkerError, regions, render, select_day
+from grader.scaffold.markers import MarkerError, regions, render, select_day
 
 ORDER = {"day-01": 1, "day-02": 2, "day-03": 3}
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from grader import scaffold, trees
+from grader import scaffold
 from grader.course import load_course
 from grader.engine import run_day
 from grader.report.text import next_exercise, render_text
+from grader.scaffold import trees
 
 ROOT = Path(__file__).resolve().parents[2]
 COURSE = load_course(ROOT / "course.toml")

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from grader import cli
+from grader.commands import common
 from grader.course import load_course
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,9 +69,9 @@ def test_every_relative_link_leads_to_a_file():
 
 def test_the_exit_code_table_is_the_clis():
     table = dict(re.findall(r"^\| (\d) \| (.+?) \|$", section("For CI"), re.M))
-    assert sorted(map(int, table)) == sorted({cli.EXIT_OK, cli.EXIT_FAILED, cli.EXIT_USAGE, cli.EXIT_TAMPERED})
-    assert "every core check passed" in table[str(cli.EXIT_OK)]
-    assert "failed" in table[str(cli.EXIT_FAILED)]
+    assert sorted(map(int, table)) == sorted({common.EXIT_OK, common.EXIT_FAILED, common.EXIT_USAGE, common.EXIT_TAMPERED})
+    assert "every core check passed" in table[str(common.EXIT_OK)]
+    assert "failed" in table[str(common.EXIT_FAILED)]
 
 
 def test_the_recovery_recipe_works_as_written(tmp_path):

@@ -6,8 +6,9 @@ import shutil
 
 import pytest
 
-from grader import scaffold, trees
-from grader.markers import MarkerError
+from grader import scaffold
+from grader.scaffold import trees
+from grader.scaffold.markers import MarkerError
 
 from .conftest import MOD, make_course, write
 

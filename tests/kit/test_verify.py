@@ -5,8 +5,8 @@ import threading
 
 import pytest
 
-from grader.backups import UnknownDay
-from grader.results import CheckResult, DayResult
+from grader.lab.backups import UnknownDay
+from grader.report.results import CheckResult, DayResult
 from grader.verify import VerifyReport, VerifyRow, render_table, verify
 
 from .conftest import MOD, NEEDS, check, make_course

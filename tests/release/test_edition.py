@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grader import integrity, release, trees
+from grader import integrity, release
 from grader.cli import app
 from grader.course import load_course
+from grader.scaffold import trees
 from tests.grader.conftest import DAY01_CHECKS, SOURCE, generate_all, manifest, write_tree
 
 

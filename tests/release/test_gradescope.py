@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grader import gradescope_bundle
 from grader.cli import app
 from grader.course import load_course
+from grader.release import gradescope as gradescope_bundle
 from tests.release.conftest import ROOT, child_env
 
 COURSE = load_course(ROOT / "course.toml")
@@ -70,7 +70,7 @@ def test_the_zip_has_the_two_scripts_at_its_root_and_a_pinned_kit(bundle):
         run = archive.read("run_autograder").decode()
     assert "check \"$DAY\" --lab \"$lab\" --ci --gradescope \"$RESULTS\"" in run and 'DAY="day-07"' in run
     # --sandbox only where the probe says a PID namespace can be made there
-    assert '-m grader.sandbox > /dev/null 2>&1; then\n    SANDBOX="--sandbox"' in run
+    assert '-m grader.spawn.sandbox > /dev/null 2>&1; then\n    SANDBOX="--sandbox"' in run
     assert '--gradescope "$RESULTS" $SANDBOX' in run and 'SANDBOX=""' in run
     pins = [line for line in requirements if line and not line.startswith("#")]
     assert pins and all("==" in line for line in pins), requirements

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import markers, release, scaffold, trees
+from grader import release, scaffold
 from grader.course import load_course
+from grader.scaffold import markers, trees
 from tests.release.conftest import ROOT, child_env
 
 COURSE = load_course(ROOT / "course.toml")
@@ -102,7 +103,7 @@ def test_the_clone_has_no_solutions_source_tests_or_markers(clone):
 
 
 def _distinctive_lines() -> dict[tuple[str, str], set[str]]:
-    """Every exercise region of source/, as grader/markers.py parses it: its solution's lines
+    """Every exercise region of source/, as grader/scaffold/markers.py parses it: its solution's lines
     of LONG characters or more that no lab of its day or before shows and that the grader's
     own code outside the days' checks folders does not use for its own ends."""
     source = Path(COURSE.source)

@@ -1,6 +1,6 @@
 """The init (PID 1) of a sandboxed grading's PID namespace: `python -I -S sandbox_init.py -- CMD...`.
 
-grader/sandbox.py runs it as the one process `unshare --pid --fork --kill-child` starts
+grader/spawn/sandbox.py runs it as the one process `unshare --pid --fork --kill-child` starts
 in the new namespace; CMD is the grader (or a batch's grading process). The grader is
 not PID 1 itself because PID 1 is special: every orphan of the namespace is re-parented
 to it and stays a zombie unless it reaps it, and the kernel drops every signal PID 1

@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from grader.i18n import word
-from grader.results import DayResult
+from grader.report.results import DayResult
 
 STATE_VERSION = 1
 

@@ -13,10 +13,10 @@ The zip:
     run_autograder     finds the lab in the submission (`grader gradescope find-lab`), grades it with
                        `grader check DAY --lab LAB --ci --gradescope <root>/results/results.json`, and
                        when the grader could not grade, writes a zero score with its message (`no-result`);
-                       with `--sandbox` where `python -m grader.sandbox` says a PID namespace can be made
+                       with `--sandbox` where `python -m grader.spawn.sandbox` says a PID namespace can be made
                        there (never a failure where it cannot)
     requirements.txt   the grader's dependencies, pinned to the versions where the bundle was made
-    kit/               the student edition of DAY alone (grader/release.py): its course.toml,
+    kit/               the student edition of DAY alone (grader/release/): its course.toml,
                        checks and grader, with their own record for `--ci`
 
 <root> is /autograder, or $AUTOGRADER_ROOT (so the bundle can be run end to end anywhere).
@@ -68,7 +68,7 @@ def pinned_requirements(course: Course) -> tuple[list[str], list[str]]:
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
 
-    project = tomllib.loads(release._project_file(course, "pyproject.toml").read_text(encoding="utf-8"))
+    project = tomllib.loads(release.project_file(course, "pyproject.toml").read_text(encoding="utf-8"))
     wanted = [Requirement(text) for text in project.get("project", {}).get("dependencies", [])]
     pins: dict[str, str] = {}
     missing: dict[str, Requirement] = {}

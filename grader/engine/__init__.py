@@ -19,22 +19,18 @@ agent's entry point with `--help`: an agent that never answers (an endless loop 
 that runs the agent reports it, and so does the report's first line.
 
 Every child of the run dies with it, however the run ends (grader/spawn/groups.py),
-and the run root goes with it (grader/runroot.py; a grader killed outright leaves
+and the run root goes with it (grader/engine/runroot.py; a grader killed outright leaves
 it to the next run, which removes it once nothing uses it).
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import io
 import os
 import platform
 import secrets
 import shutil
-import signal
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Mapping
@@ -42,14 +38,17 @@ from typing import Mapping
 import pytest
 
 import grader
-from grader import parallel, runroot
 from grader.checkkit.context import CheckContext
 from grader.checkkit.messages import Messages
 from grader.course import Course, Day
+from grader.engine import parallel, runroot
+from grader.engine.inprocess import run_pytest
+from grader.engine.plugin import GraderPlugin, Outcome, test_name_for
+from grader.engine.probe import PROBE_TIMEOUT, Probe  # noqa: F401 (engine.PROBE_TIMEOUT: the limit a report names)
+from grader.engine.signals import children_get_default_sigint, die_if_terminated, sigterm_interrupts
 from grader.i18n import word
-from grader.plugin import GraderPlugin, Outcome, test_name_for
-from grader.results import CheckResult, DayResult, Status
-from grader.spawn import ChildTimeout, LabRunner, groups, hermetic, scaled
+from grader.report.results import CheckResult, DayResult, Status
+from grader.spawn import LabRunner, groups, hermetic
 from grader.spawn.child import stop_all as stop_children
 from grader.spawn.lab import python_dir
 
@@ -60,13 +59,6 @@ def hermetic_children() -> bool:
     """Lab children in a view of their own where bwrap can make one (grader/spawn/hermetic.py),
     unless $GRADER_HERMETIC is 0."""
     return os.environ.get(HERMETIC_VAR, "").strip() not in ("0", "no", "off", "false")
-
-PROBE_TIMEOUT = 20  # seconds for importing (and compiling) the lab's package: a healthy lab needs a
-                    # fraction of one, a machine loaded tenfold a few (seen: over 10 s at load 25 on 2 cores)
-PROBE_FLOOR = 5     # ... never scaled below this: a loaded machine compiling a lab can take a second or two
-
-# Environment variables that would let the caller's pytest setup leak into grading.
-_PYTEST_ENV = {"PYTEST_ADDOPTS": None, "PYTEST_PLUGINS": None, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 
 class EngineError(Exception):
@@ -144,10 +136,10 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     `on_check(check_id, status)` is called as each check finishes, in the contract's order
     (the CLI's live lines). `jobs` checks run at once (default: the cores, less those the
     machine is already busy with, `parallel.default_jobs`; 1: one after another;
-    grader/parallel.py); the results are the same.
+    grader/engine/parallel.py); the results are the same.
     Ctrl-C raises `Interrupted`.
     """
-    from grader.manifest import mistyped_path
+    from grader.course.manifest import mistyped_path
 
     module = day.checks_module
     if not module.is_file():
@@ -176,7 +168,7 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
                 plugin = GraderPlugin(context, selected, on_done=done, jobs=parallel.default_jobs() if jobs is None else max(1, jobs),
                                       before_checks=probe.verdict)
                 # The copy taken before any student code ran, not the kit's file.
-                exit_code, output = _run_pytest(context.fixtures / module.name, run_root, plugin)
+                exit_code, output = run_pytest(context.fixtures / module.name, run_root, plugin)
                 blocked = probe.verdict()
                 _raise_for(plugin, exit_code, output, day, module)
             finally:
@@ -256,125 +248,6 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
                         run_root=scratch, seed=seed, runner=runner, say=Messages.for_day(fixtures))
 
 
-@contextlib.contextmanager
-def sigterm_interrupts(terminated: list):
-    """SIGTERM (a CI job cancelled, `kill`, a batch's stop) stops a run as Ctrl-C does: the
-    children are killed and the run root removed; then (`die_if_terminated`) the grader dies
-    of the SIGTERM as it would have without this, so whoever sent it sees the usual status.
-    Left alone when SIGTERM is ignored (a grader under nohup) or handled by whoever runs the grader."""
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        yield
-        return
-
-    def interrupt(number, frame):
-        terminated.append(number)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def die_if_terminated(terminated: list) -> None:
-    if terminated:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-
-@contextlib.contextmanager
-def children_get_default_sigint():
-    """A grader started with SIGINT ignored (a script's background job, nohup) would hand the
-    ignore on to every child it starts, and a check that presses Ctrl-C in the lab's REPL would
-    see nothing happen. For the run, a handler that does nothing replaces the ignore: the grader
-    still ignores Ctrl-C, and a child (exec resets handlers, not ignores) gets the default."""
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-        yield
-        return
-    signal.signal(signal.SIGINT, lambda number, frame: None)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class Probe:
-    """The import probe: does the lab's package import at all? Started before pytest, so
-    the lab imports while pytest starts and collects the checks (on two cores, both at
-    once); its verdict is taken before the first check runs (`before_checks`), and a lab
-    that cannot start runs no check at all.
-
-    Beside it, the agent's entry point runs once with `--help` (the answer, or its exit
-    status, does not matter: only whether it finishes). One that does not finish within
-    the limit is an agent that never answers: `silent` says so, and every check that runs
-    the agent reports that cause at once instead of waiting out its own limit."""
-
-    _UNSET = object()
-
-    def __init__(self, context: CheckContext):
-        self.context = context
-        self.timeout = max(scaled(PROBE_TIMEOUT), PROBE_FLOOR)
-        self.started = time.monotonic()
-        self.child = context.runner.start_probe(cwd=context.tmp("import-probe"))
-        self.help = None
-        self.silent: str | None = None
-        try:
-            self.help = context.runner.start_agent("--help", cwd=context.tmp("help-probe"))
-            self.help.close_stdin()
-        except BaseException:
-            self.stop()
-            raise
-        self._verdict = self._UNSET
-
-    def verdict(self) -> str | None:
-        """None if the lab's package imports; else the one-line reason every check will give.
-        Taken once; an agent that does not answer `--help` is told to the checks then."""
-        if self._verdict is self._UNSET:
-            self._verdict = self._judge()
-            if self._verdict is None:
-                self.silent = self._answers()
-                self.context.silent = self.silent
-        return self._verdict
-
-    def _answers(self) -> str | None:
-        """None if `python -m <agent> --help` finished within the limit, else the cause."""
-        say, package = self.context.say, self.context.course.agent.package
-        left = self.timeout - (time.monotonic() - self.started)
-        try:
-            self.help.wait(max(left, 0.0), exact=True)
-        except ChildTimeout as exc:
-            survivors = exc.result.survivors
-            if survivors:
-                return say("lab.silent_alive", package=package, seconds=self.timeout,
-                           pids=", ".join(map(str, survivors)))
-            return say("lab.silent", package=package, seconds=self.timeout)
-        finally:
-            self.context.take_children()
-        return None
-
-    def _judge(self) -> str | None:
-        say, package = self.context.say, self.context.course.agent.package
-        left = self.timeout - (time.monotonic() - self.started)
-        try:
-            result = self.child.wait(max(left, 0.0), exact=True)
-        except ChildTimeout:
-            return say("lab.cannot_start", package=package, why=say("lab.timed_out", seconds=self.timeout))
-        finally:
-            self.context.take_children()
-        if result.returncode == 0 and "imported" in result.stdout:
-            return None
-        return say("lab.cannot_start", package=package, why=say("lab.crashed", evidence=self.context.evidence(result)))
-
-    def stop(self) -> None:
-        """Kill the probes if nobody waited for them (pytest stopped first, Ctrl-C)."""
-        self.child.__exit__(None, None, None)
-        if self.help is not None:
-            self.help.__exit__(None, None, None)
-
-
 def _raise_for(plugin: GraderPlugin, exit_code, output: str, day: Day, module: Path) -> None:
     if plugin.collect_errors:
         raise EngineError(word("engine.not_loaded", module=module) + "\n" + _tail(plugin.collect_errors[0], 12))
@@ -418,55 +291,6 @@ def _point_to_causes(results: list[CheckResult], day: Day, others: list[CheckRes
             result = dataclasses.replace(result, see_first=causes)
         out.append(result)
     return out
-
-
-@contextlib.contextmanager
-def _hermetic(run_root: Path):
-    """No caller's pytest settings, and the grader's cwd in the run root, for the duration."""
-    saved = {key: os.environ.get(key) for key in _PYTEST_ENV}
-    cwd = os.getcwd()
-    try:
-        for key, value in _PYTEST_ENV.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        os.chdir(run_root)
-        yield
-    finally:
-        os.chdir(cwd)
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
-def _run_pytest(module: Path, run_root: Path, plugin: GraderPlugin) -> tuple[int, str]:
-    ini = run_root / "pytest.ini"
-    ini.write_text("[pytest]\n", encoding="utf-8")
-    args = [str(module), "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:stepwise",
-            "--import-mode=importlib", "-c", str(ini), "--rootdir", str(run_root),
-            "--confcutdir", str(module.parent), "--basetemp", str(run_root / "pytest"),
-            "-o", "addopts=", "-o", "python_functions=test_*"]
-    sink = io.StringIO()
-    try:
-        with _hermetic(run_root), contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-            exit_code = pytest.main(args, plugins=[plugin])
-    finally:
-        _forget_modules(run_root)
-    return exit_code, sink.getvalue()
-
-
-def _forget_modules(run_root: Path) -> None:
-    """Drop the checks modules this run imported: every day's folder is copied as `fixtures`
-    with a `checks.py`, and the next run in this process (verify, the kit's tests) must
-    import its own, not this one (pytest may also have made an empty `fixtures` package)."""
-    for name, module in list(sys.modules.items()):
-        file = getattr(module, "__file__", None)
-        if name == "fixtures" or name.startswith("fixtures.") or (
-                file and Path(file).resolve().is_relative_to(run_root)):
-            del sys.modules[name]
 
 
 def _tail(text: str, n: int) -> str:

@@ -1,4 +1,4 @@
-"""Read and validate `course.toml` into a `Course` (grader/course.py).
+"""Read and validate `course.toml` into a `Course` (grader/course/).
 
 A broken manifest is refused with a `CourseError` whose message names the file,
 the entry and the fix, so an instructor editing it never reads a traceback.
@@ -31,7 +31,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from grader.course import STUDENT_EDITION, Agent, Check, Course, CourseError, Day, Exercise
+from grader.course.model import STUDENT_EDITION, Agent, Check, Course, CourseError, Day, Exercise
 
 FORMAT_VERSION = 2
 EXERCISE_KINDS = ("todo", "trap")

@@ -256,7 +256,7 @@ def run(argv: list[str], env: dict[str, str] | None = None) -> int:
 
 
 def main() -> int:
-    """`python -m grader.sandbox`: exit 0 if --sandbox works here, else 1 and why (run_autograder asks)."""
+    """`python -m grader.spawn.sandbox`: exit 0 if --sandbox works here, else 1 and why (run_autograder asks)."""
     way = find()
     if way.available:
         print(" ".join(way.prefix))

@@ -8,8 +8,9 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader import scaffold, trees
-from grader.markers import Region
+from grader import scaffold
+from grader.scaffold import trees
+from grader.scaffold.markers import Region
 
 HINT_LEVELS = 3  # a nudge, the concept, a near-solution
 

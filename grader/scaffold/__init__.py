@@ -1,7 +1,7 @@
 """Every day's solution and lab, rendered from the one source.
 
 The agent's code exists once, in the course's source tree (course.toml,
-`[course] source`), carrying day blocks and exercise regions (grader/markers.py).
+`[course] source`), carrying day blocks and exercise regions (grader/scaffold/markers.py).
 For each day the generator renders:
 
 * its solution: the agent at the end of that day (day blocks resolved, every
@@ -24,10 +24,10 @@ import stat
 import sys
 from pathlib import Path
 
-from grader import markers, trees
 from grader.course import Course, CourseError, Day
-from grader.markers import MarkerError, Region
-from grader.trees import Drift, Tree, TreeError
+from grader.scaffold import markers, trees
+from grader.scaffold.markers import MarkerError, Region
+from grader.scaffold.trees import Drift, Tree, TreeError
 
 SHEET_NAME = "README.md"
 
@@ -136,7 +136,7 @@ def _targets(day: Day) -> tuple[tuple[str, Path, bool], ...]:
 
 def diff(course: Course, day: Day) -> list[Drift]:
     """How the committed solution and lab differ from what the generator makes now."""
-    from grader.manifest import mistyped_path
+    from grader.course.manifest import mistyped_path
 
     _source(course)   # the student edition has nothing to compare with: say so
     drifts = []
@@ -207,6 +207,3 @@ def main(argv: list[str] | None = None) -> int:
             print(f"generated {path}")
     return 0
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

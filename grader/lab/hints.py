@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from grader.course import Check, Day
 from grader.i18n import word
-from grader.results import DayResult
-from grader.state import State
+from grader.lab.state import State
+from grader.report.results import DayResult
 
 
 @dataclass(frozen=True)

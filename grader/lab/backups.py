@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from grader import scaffold, trees
-from grader.i18n import word
+from grader import scaffold
 from grader.course import CourseError
+from grader.i18n import word
+from grader.scaffold import trees
 
 STAMP_FORMAT = "%Y%m%dT%H%M%SZ"
 _NAME = re.compile(r"^(\d{8}T\d{6}Z)(?:-(\d+))?$")
@@ -173,7 +174,7 @@ def backups_dir(course, day) -> Path:
 
 
 def _lab(course, day) -> Path:
-    from grader.manifest import mistyped_path
+    from grader.course.manifest import mistyped_path
 
     lab = _path(course, day.lab)
     wrong = mistyped_path(course, day, "lab")
@@ -204,7 +205,7 @@ def list_backups(course, day) -> list[Backup]:
 
 def _note(course, day, lab: Path) -> dict:
     """The lab's last recorded check, and whether it saw exactly the files backed up now."""
-    from grader.state import State
+    from grader.lab.state import State
 
     last = State.load(course.root, readonly=True).last(day.id)
     if not last:
@@ -317,7 +318,7 @@ def plan_restore(course, day, backup_name: str | None = None) -> RestorePlan:
 
 def describe_backups(course, day) -> list[BackupInfo]:
     """The day's backups, newest first, each with what it holds."""
-    from grader.manifest import mistyped_path
+    from grader.course.manifest import mistyped_path
 
     day = _day(course, day)
     wrong = mistyped_path(course, day, "lab")

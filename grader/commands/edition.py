@@ -1,7 +1,7 @@
 """The instructor's commands for handing the course out: `grader release` (the student
-edition, grader/release.py) and `grader gradescope ...` (an autograder zip and the two
-steps its run_autograder takes, grader/gradescope_bundle.py). grader/cli.py registers
-them with `register(app)`."""
+edition, grader/release/) and `grader gradescope ...` (an autograder zip and the two
+steps its run_autograder takes, grader/release/gradescope.py), added to the app by
+`register(app)`."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from grader import i18n
+from grader.commands.common import EXIT_FAILED, EXIT_OK, fail, find_day, load
 from grader.i18n import help_word, word
 
 
@@ -24,11 +25,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(gradescope, name="gradescope")
 
 
-def _cli():
-    from grader import cli
-    return cli
-
-
 def release_command(
     out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help=help_word("help.release_out"))],
     through: Annotated[Optional[str], typer.Option(metavar="DAY", help=help_word("help.release_through"))] = None,
@@ -37,14 +33,13 @@ def release_command(
     """Write the student edition: the labs and the grader, without solutions (refused if any solution code would ship)."""
     from grader import release
 
-    cli = _cli()
-    course = cli.load(localised=False)
+    course = load(localised=False)
     try:
         edition, written = release.release(course, out, through=through, force=force)
     except release.ReleaseError as exc:
-        raise cli.fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except OSError as exc:
-        raise cli.fail(word("cli.os_error", file=exc.filename or "", why=exc.strerror)) from None
+        raise fail(word("cli.os_error", file=exc.filename or "", why=exc.strerror)) from None
     days = edition.days
     span = days[0].id if len(days) == 1 else f"{days[0].id} .. {days[-1].id}"
     typer.echo(word("release.done", name=course.name, days=span, files=written.files, out=written.out))
@@ -61,17 +56,16 @@ def bundle_command(
     force: Annotated[bool, typer.Option("--force", help=help_word("help.bundle_force"))] = False,
 ) -> None:
     """Write a Gradescope autograder zip for DAY: setup.sh, run_autograder, pinned dependencies and the student edition of DAY."""
-    from grader import gradescope_bundle
+    from grader.release import gradescope as gradescope_bundle
 
-    cli = _cli()
-    course = cli.load(localised=False)
-    the_day = cli.find_day(course, day)
+    course = load(localised=False)
+    the_day = find_day(course, day)
     try:
         path, unpinned = gradescope_bundle.bundle(course, the_day, out, force=force)
     except gradescope_bundle.BundleError as exc:
-        raise cli.fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except OSError as exc:
-        raise cli.fail(word("cli.os_error", file=exc.filename or "", why=exc.strerror)) from None
+        raise fail(word("cli.os_error", file=exc.filename or "", why=exc.strerror)) from None
     if unpinned:
         typer.echo(word("gradescope.unpinned", names=", ".join(unpinned)), err=True)
     lab = Path(the_day.lab).name
@@ -80,7 +74,7 @@ def bundle_command(
 
 
 def _size(n: int) -> str:
-    from grader.backups import human_size
+    from grader.lab.backups import human_size
     return human_size(n)
 
 
@@ -90,17 +84,16 @@ def find_lab_command(
     results: Annotated[Path, typer.Option(metavar="PATH", help=help_word("help.find_lab_results"))],
 ) -> None:
     """(run_autograder) Print the path of the DAY lab in SUBMISSION; without one, write a zero score saying what to upload (exit 1)."""
-    from grader import gradescope_bundle
+    from grader.release import gradescope as gradescope_bundle
 
-    cli = _cli()
-    course = cli.load()
-    the_day = cli.find_day(course, day)
+    course = load()
+    the_day = find_day(course, day)
     try:
         lab = gradescope_bundle.find_lab(course, the_day, submission)
     except gradescope_bundle.NoLab as exc:
         gradescope_bundle.write_result(results, gradescope_bundle.zero_result(the_day, str(exc)))
         typer.echo(str(exc), err=True)
-        raise typer.Exit(cli.EXIT_FAILED) from None
+        raise typer.Exit(EXIT_FAILED) from None
     typer.echo(str(lab))
 
 
@@ -111,13 +104,12 @@ def no_result_command(
     stderr: Annotated[Optional[Path], typer.Option(metavar="FILE", help=help_word("help.no_result_stderr"))] = None,
 ) -> None:
     """(run_autograder) If `grader check` wrote no results.json, write a zero score that carries its message."""
-    from grader import gradescope_bundle
+    from grader.release import gradescope as gradescope_bundle
 
-    cli = _cli()
-    course = cli.load()
-    the_day = cli.find_day(course, day)
+    course = load()
+    the_day = find_day(course, day)
     if gradescope_bundle.has_result(results):
-        raise typer.Exit(cli.EXIT_OK)
+        raise typer.Exit(EXIT_OK)
     try:
         printed = Path(stderr).read_text(encoding="utf-8", errors="replace") if stderr else ""
     except OSError:

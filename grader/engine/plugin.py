@@ -23,12 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from grader import parallel
+from grader.checkkit.chain import forget_refusals, refusal_note
 from grader.checkkit.context import AgentSilent, CheckContext
 from grader.checkkit.failures import CheckFailed, short
-from grader.checkkit.chain import forget_refusals, refusal_note
+from grader.engine import parallel
 from grader.i18n import word
-from grader.results import Status
+from grader.report.results import Status
 from grader.spawn import ChildTimeout
 
 
@@ -96,7 +96,7 @@ class GraderPlugin:
         self.before_checks = before_checks  # called once before the first check: a reason to run none, or None
         self.select = select
         self.on_done = on_done    # on_done(check_id, Outcome) once each check's last item ran
-        self.jobs = jobs          # checks run at once (grader/parallel.py); 1: one after another
+        self.jobs = jobs          # checks run at once (grader/engine/parallel.py); 1: one after another
         self._report = None       # with jobs > 1: the on_done the workers report through
         self.by_test = {test_name_for(c.id): c for c in context.day.all_checks}
         self.collect_errors: list[str] = []
@@ -147,7 +147,7 @@ class GraderPlugin:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
-        """With jobs > 1, the checks' groups run in forked workers (grader/parallel.py);
+        """With jobs > 1, the checks' groups run in forked workers (grader/engine/parallel.py);
         otherwise (or with one group) pytest's own loop runs them one after another.
         First, `before_checks` may say that no check is to run (a lab that cannot start)."""
         if self.before_checks is not None and self.before_checks() is not None:

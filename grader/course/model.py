@@ -1,7 +1,7 @@
 """The course manifest as objects: `Course`, `Day`, `Exercise`, `Check`, `Agent`.
 
 `course.toml` is the single manifest (the format and its validation live in
-grader/manifest.py). Everything day-specific the grader knows comes from here:
+grader/course/manifest.py). Everything day-specific the grader knows comes from here:
 a day's checks folder, its exercise points and hints, where its lab and solution
 are generated, and which of the source's day markers make it.
 """
@@ -192,21 +192,10 @@ def find_course(start: Path | str | None = None) -> Path:
         candidate = directory / MANIFEST_NAME
         if candidate.is_file():
             return candidate
-    beside_package = Path(__file__).resolve().parent.parent / MANIFEST_NAME
+    beside_package = Path(__file__).resolve().parents[2] / MANIFEST_NAME
     if beside_package.is_file():
         return beside_package
     raise CourseError(
         f"no {MANIFEST_NAME} found in {here} or any parent directory. "
         "Fix: run from inside the kit, or pass --course PATH or set GRADER_COURSE."
     )
-
-
-def load_course(path: Path | str) -> Course:
-    """Read and validate the manifest at `path` (see grader/manifest.py)."""
-    from grader.manifest import read_manifest
-    return read_manifest(Path(path))
-
-
-def load_default_course(start: Path | str | None = None) -> Course:
-    """The course `grader` would use from here: find_course, then load_course."""
-    return load_course(find_course(start))
