@@ -63,6 +63,7 @@ def hermetic_children() -> bool:
 
 PROBE_TIMEOUT = 20  # seconds for importing (and compiling) the lab's package: a healthy lab needs a
                     # fraction of one, a machine loaded tenfold a few (seen: over 10 s at load 25 on 2 cores)
+SLOW_IMPORT = 2     # seconds of importing after which `on_wait` says what the grader is waiting for
 PROBE_FLOOR = 5     # ... never scaled below this: a loaded machine compiling a lab can take a second or two
 
 # Environment variables that would let the caller's pytest setup leak into grading.
@@ -137,14 +138,17 @@ def check_selection(day: Day, select) -> set[str] | None:
 
 
 def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=None, seed: int | None = None,
-            hint_levels: Mapping[str, int] | None = None, on_check=None, jobs: int | None = None) -> DayResult:
+            hint_levels: Mapping[str, int] | None = None, on_check=None, jobs: int | None = None,
+            on_wait=None) -> DayResult:
     """Run `day`'s checks against `lab`; results come back in course.toml order.
 
     `hint_levels` gives, per check id, the hint level a failing check shows (default 1).
     `on_check(check_id, status)` is called as each check finishes, in the contract's order
     (the CLI's live lines). `jobs` checks run at once (default: the cores, less those the
     machine is already busy with, `parallel.default_jobs`; 1: one after another;
-    grader/parallel.py); the results are the same.
+    grader/parallel.py); the results are the same. `on_wait(package, seconds)` is called once
+    if the lab's package is still importing after SLOW_IMPORT s (the CLI's "importing mca ..."
+    line): the grader waits up to `seconds` for it.
     Ctrl-C raises `Interrupted`.
     """
     from grader.manifest import mistyped_path
@@ -170,7 +174,7 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     try:
         with children_get_default_sigint(), sigterm_interrupts(terminated):
             context = _context(course, day, lab, run_root, seed, keep)
-            probe = Probe(context)
+            probe = Probe(context, on_wait)
             try:
                 done = (lambda check_id, outcome: on_check(check_id, outcome.status)) if on_check else None
                 plugin = GraderPlugin(context, selected, on_done=done, jobs=parallel.default_jobs() if jobs is None else max(1, jobs),
@@ -301,6 +305,13 @@ def children_get_default_sigint():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _finished_within(child, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while child.running() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return not child.running()
+
+
 class Probe:
     """The import probe: does the lab's package import at all? Started before pytest, so
     the lab imports while pytest starts and collects the checks (on two cores, both at
@@ -314,8 +325,9 @@ class Probe:
 
     _UNSET = object()
 
-    def __init__(self, context: CheckContext):
+    def __init__(self, context: CheckContext, on_wait=None):
         self.context = context
+        self.on_wait = on_wait
         self.timeout = max(scaled(PROBE_TIMEOUT), PROBE_FLOOR)
         self.started = time.monotonic()
         self.child = context.runner.start_probe(cwd=context.tmp("import-probe"))
@@ -357,6 +369,9 @@ class Probe:
 
     def _judge(self) -> str | None:
         say, package = self.context.say, self.context.course.agent.package
+        if self.on_wait is not None and self.timeout > SLOW_IMPORT:
+            if not _finished_within(self.child, SLOW_IMPORT - (time.monotonic() - self.started)):
+                self.on_wait(self.context.course.agent.package, round(self.timeout))
         left = self.timeout - (time.monotonic() - self.started)
         try:
             result = self.child.wait(max(left, 0.0), exact=True)

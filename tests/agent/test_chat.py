@@ -3,6 +3,8 @@ the system prompt once; the REPL's edges; one-line errors and exit statuses."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from mca.cli import main
@@ -145,6 +147,22 @@ def test_exit_leaves_and_nothing_after_it_is_read(capsys):
     read_line, prompts = lines_then("/exit", "never")
     assert run_repl(chat, read_line) == 0
     assert chat.asked == [] and len(prompts) == 1 and chat.closed
+
+
+@pytest.mark.parametrize("terminal", [False, True], ids=["piped", "terminal"])
+def test_exit_ends_the_prompt_line_when_the_input_is_piped(capsys, monkeypatch, terminal):
+    """Piped input is not echoed, so `/exit` leaves the prompt's line open: the REPL ends it (as
+    the end of input does). On a terminal the Enter that sent `/exit` has ended it: no blank line."""
+    class Stdin:
+        def isatty(self):
+            return terminal
+
+    monkeypatch.setattr(sys, "stdin", Stdin())
+    read_line, _ = lines_then("/exit")
+    assert run_repl(FakeChat(), read_line) == 0
+    out = capsys.readouterr().out
+    banner = out.split("\n")[0]
+    assert banner.startswith("mca: ") and out == banner + "\n" + ("" if terminal else "\n")
 
 
 # --- the command line -----------------------------------------------------------------------------

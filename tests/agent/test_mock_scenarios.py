@@ -41,6 +41,14 @@ def repl(project: Path, *lines: str, options=()) -> subprocess.CompletedProcess[
     return mca(project, *options, stdin="".join(line + "\n" for line in lines) + "/exit\n")
 
 
+def test_day1_a_piped_repl_ends_its_last_prompt_line_on_exit_and_at_the_end_of_input(project):
+    """`printf '...\\n/exit\\n' | python -m mca`: the input is not echoed, so the last `you > `
+    would be glued to whatever the shell prints next; both ways of leaving end that line."""
+    for stdin in ("my name is Ada\n/exit\n", "my name is Ada\n/quit\n", "my name is Ada\n"):
+        done = mca(project, stdin=stdin)
+        assert done.returncode == 0 and done.stdout.endswith("Ada.\nyou > \n"), repr(done.stdout[-60:])
+
+
 def test_day1_the_repl_remembers_a_name(project):
     done = repl(project, "my name is Ada", "what is my name?")
     assert done.returncode == 0
