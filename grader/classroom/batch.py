@@ -2,8 +2,9 @@
 
 Each submission becomes exactly one `Row`, whatever happens to it:
 
-    graded      the checks ran (a lab that cannot start is graded too: every check
-                skipped, the reason in the note)
+    graded      the checks ran
+    cannot-start the lab could not start (its package does not import): no check ran;
+                the note is the cause in one line, and the grader's result is kept
     not-a-lab   no grading was started: the directory is empty or lacks the agent's
                 package or an exercise file of the day
     timed-out   the grading outlived the wall limit: it and every process it started
@@ -44,8 +45,8 @@ from grader.engine import not_a_lab
 from grader.i18n import word
 from grader.spawn import sandbox as sandboxing
 
-GRADED, NOT_A_LAB, TIMED_OUT, CRASHED = "graded", "not-a-lab", "timed-out", "crashed"
-OUTCOMES = (GRADED, NOT_A_LAB, TIMED_OUT, CRASHED)
+GRADED, CANNOT_START, NOT_A_LAB, TIMED_OUT, CRASHED = "graded", "cannot-start", "not-a-lab", "timed-out", "crashed"
+OUTCOMES = (GRADED, CANNOT_START, NOT_A_LAB, TIMED_OUT, CRASHED)
 DEFAULT_TIMEOUT = 600.0  # seconds of wall time per submission: a healthy day-07 grading needs ~10
 _EVIDENCE_BYTES = 4096   # of a crashed worker's stderr, for its note
 
@@ -235,12 +236,20 @@ def grade_one(settings: Settings, submission: Submission, scratch: Path, running
         answer = None
     if isinstance(answer, dict) and isinstance(answer.get("result"), dict) and returncode == 0:
         row.outcome, row.result = GRADED, answer["result"]
-        row.note = answer["result"].get("blocked") or ""
+        row.note = ""
+        if answer["result"].get("blocked"):  # one rule for a lab that cannot start: its own outcome, one line
+            row.outcome, row.note = CANNOT_START, one_line(answer["result"]["blocked"])
     elif isinstance(answer, dict) and isinstance(answer.get("error"), str):
         row.outcome, row.note = CRASHED, word("grade.note_error", why=answer["error"].splitlines()[0][:300])
     else:
         row.outcome, row.note = CRASHED, _crash_note(returncode, home / "stderr")
     return row
+
+
+def one_line(text: str, most: int = 500) -> str:
+    """A cause as one line: its lines joined, white space squeezed, cut at `most` characters."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= most else line[:most - 1] + "…"
 
 
 def run_batch(settings: Settings, submissions: list[Submission],

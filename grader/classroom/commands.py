@@ -24,7 +24,7 @@ from typing import Annotated, Optional
 import typer
 
 from grader.classroom import gradebook as books
-from grader.classroom.batch import DEFAULT_TIMEOUT, GRADED, Interrupted, Row, Settings, default_jobs, run_batch
+from grader.classroom.batch import CANNOT_START, DEFAULT_TIMEOUT, GRADED, Interrupted, Row, Settings, default_jobs, run_batch
 from grader.classroom.report import render_html
 from grader.classroom.submissions import SubmissionError, find_submissions, parse_shard, shard
 from grader.commands import common
@@ -168,8 +168,9 @@ def grade(
     except OSError as exc:
         raise common.fail(word("cli.os_error", file=exc.filename or out, why=exc.strerror)) from None
     graded = sum(1 for r in rows if r.outcome == GRADED)
+    cannot = sum(1 for r in rows if r.outcome == CANNOT_START)
     typer.echo(_plural("grade.done", len(rows), day=the_day.id, seconds=f"{time.perf_counter() - started:.1f}",
-                       graded=graded, others=len(rows) - graded))
+                       graded=graded, cannot_start=cannot, others=len(rows) - graded - cannot))
     typer.echo(word("grade.written", csv=written[books.CSV_NAME], results=written[books.RESULTS], report=report))
     raise typer.Exit(common.EXIT_OK)
 

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import grader
-from grader.classroom.batch import GRADED, OUTCOMES, Row
+from grader.classroom.batch import CANNOT_START, GRADED, OUTCOMES, Row, one_line
 from grader.classroom.submissions import GRADEBOOK_MARK
 from grader.i18n import word
 
@@ -76,12 +76,14 @@ def prepare_output(path: Path, *, force: bool) -> Path:
 
 
 def csv_text(book: Gradebook) -> str:
-    """gradebook.csv: one row per submission, one column per check (its status, or empty)."""
+    """gradebook.csv: one row per submission, one column per check (its status, or empty).
+    A row that was not graded (a lab that could not start among them) has no scores or
+    statuses: its outcome and its note (the cause, one line) say why."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([*LEAD_COLUMNS, *book.checks, *TAIL_COLUMNS])
     for row in book.rows:
-        result = row.result or {}
+        result = (row.result or {}) if row.outcome == GRADED else {}
         statuses = {c["id"]: c["status"] for c in [*result.get("checks", []), *result.get("bonus", [])]}
         scores = [result.get(key, "") for key in ("passed", "total", "bonus_passed", "bonus_total")] \
             if row.outcome == GRADED else ["", "", "", ""]
@@ -136,6 +138,8 @@ def read(directory: Path) -> Gradebook:
                         raise ValueError(word("gradebook.bad_line", file=RESULTS, line=number)) from None
                     if row.outcome not in OUTCOMES:
                         raise ValueError(word("gradebook.bad_line", file=RESULTS, line=number))
+                    if row.outcome == GRADED and (row.result or {}).get("blocked"):  # written before cannot-start
+                        row.outcome, row.note = CANNOT_START, one_line(row.result["blocked"])
                     rows.append(row)
         for key in ("day", "checks", "course"):
             if key not in meta:

@@ -101,13 +101,14 @@ footer { margin-top: 30px; color: var(--muted); font-size: 12px; }
 
 def _cards(s: ClassSummary) -> str:
     total = len(s.book.rows)
-    not_graded = total - s.graded
+    not_graded = total - s.graded - s.cannot_start
     mean = f"{s.mean:.1f} / {s.core_total}" if s.mean is not None else "–"
     cards = [(total, word("classreport.card_submissions")), (s.graded, word("classreport.card_graded")),
              (mean, word("classreport.card_mean")), (s.all_passed, word("classreport.card_all_passed")),
              (s.cannot_start, word("classreport.card_cannot_start")), (not_graded, word("classreport.card_not_graded"))]
+    apart = f'<p class="muted">{_e(_plural("classreport.cannot_start", s.cannot_start))}</p>' if s.cannot_start else ""
     return '<div class="cards">' + "".join(f'<div class="card"><b>{_e(v)}</b><span>{_e(k)}</span></div>'
-                                           for v, k in cards) + "</div>"
+                                           for v, k in cards) + "</div>" + apart
 
 
 def _teach(s: ClassSummary) -> str:
@@ -116,21 +117,19 @@ def _teach(s: ClassSummary) -> str:
     if top is None:
         parts.append(f'<div class="teach"><p>{_e(word("classreport.teach_none"))}</p></div>')
     else:
-        lead = _plural("classreport.teach_lead", s.started, point=top.id, file=top.file, blocked=top.blocked)
+        lead = _plural("classreport.teach_lead", s.graded, point=top.id, file=top.file, blocked=top.blocked)
         checks = ", ".join(top.checks)
         parts.append(f'<div class="teach"><p class="big"><b>{_e(lead)}</b></p>'
                      f'<p>{_e(top.summary)}</p>'
                      f'<p class="muted">{_e(word("classreport.teach_checks", checks=checks, next=top.next_for))}</p>'
                      "</div>")
-    if s.cannot_start:
-        parts.append(f'<p class="muted">{_e(_plural("classreport.teach_left_out", s.cannot_start))}</p>')
     head = "".join(f"<th>{_e(word(k))}</th>" for k in ("classreport.col_point", "classreport.col_file",
                                                         "classreport.col_blocked", "classreport.col_next",
                                                         "classreport.col_checks", "classreport.col_summary"))
     body = []
     for point in sorted(s.points, key=lambda p: (-p.blocked, -p.next_for)):
         body.append(f'<tr><td><b>{_e(point.id)}</b></td><td><code>{_e(point.file)}</code></td>'
-                    f'<td class="num">{point.blocked} ({_percent(point.blocked, s.started)})</td>'
+                    f'<td class="num">{point.blocked} ({_percent(point.blocked, s.graded)})</td>'
                     f'<td class="num">{point.next_for}</td><td><code>{_e(", ".join(point.checks) or "–")}</code></td>'
                     f"<td>{_e(point.summary)}</td></tr>")
     parts.append(f'<table class="list"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')

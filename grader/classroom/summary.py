@@ -3,13 +3,17 @@
 `summarise` reads a gradebook (gradebook.py) and the day from course.toml, and counts; the
 HTML page (report.py) only lays the numbers out, and tests read them here.
 
-What counts: a check's pass rate is over every graded submission it ran in (a lab that
-could not start counts, with every check skipped). The most common failure message is
-over failed, error and timeout results; messages that differ only in the numbers they
-quote (generated inputs) count as one. The exercise points are counted over the labs that
-started (one that could not fails everything, which says nothing about a point): a point
-blocks a student when a core check resting on it (its `exercises` in course.toml) did not
-pass; it is named `next:` when the student's own report would name it (text.py's rule).
+One rule for a lab that could not start (its package does not import; outcome
+`cannot-start`): no check ran, so it is counted once, as a lab that could not start, with
+its cause in one line (the heatmap, the CSV), and left out of every number about checks
+and points: the graded count, the mean, the scores, the pass rates and what to teach again
+(failing everything at once says nothing about any one check or point).
+
+What counts: a check's pass rate is over the graded submissions it ran in. The most common
+failure message is over failed, error and timeout results; messages that differ only in
+the numbers they quote (generated inputs) count as one. A point blocks a student when a
+core check resting on it (its `exercises` in course.toml) did not pass; it is named
+`next:` when the student's own report would name it (text.py's rule).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from grader.classroom.batch import GRADED
+from grader.classroom.batch import CANNOT_START, GRADED
 from grader.classroom.gradebook import Gradebook
 from grader.course import Day
 
@@ -59,9 +63,8 @@ class ClassSummary:
     day: Day
     book: Gradebook
     outcomes: Counter
-    graded: int
-    started: int               # graded labs that could start (the points are counted on these)
-    cannot_start: int
+    graded: int                # labs whose checks ran: every number below is counted on these
+    cannot_start: int          # labs that could not start (no check ran), counted apart
     all_passed: int
     core_total: int
     mean: float | None
@@ -91,8 +94,8 @@ def _next_point(checks: list[dict], day: Day) -> str | None:
 
 
 def summarise(book: Gradebook, day: Day) -> ClassSummary:
-    results = [row.result for row in book.rows if row.outcome == GRADED and row.result]
-    started = [r for r in results if not r.get("blocked")]
+    results = [row.result for row in book.rows if row.outcome == GRADED and row.result
+               and not row.result.get("blocked")]
     selected = set(book.checks)
     core_ids = [c.id for c in day.checks_core if c.id in selected]
     bonus_ids = [c.id for c in day.checks_bonus if c.id in selected]
@@ -105,7 +108,7 @@ def summarise(book: Gradebook, day: Day) -> ClassSummary:
         distribution[min(result.get("passed", 0), core_total)] += 1
     summary = ClassSummary(
         day=day, book=book, outcomes=Counter(row.outcome for row in book.rows), graded=len(results),
-        started=len(started), cannot_start=len(results) - len(started),
+        cannot_start=sum(1 for row in book.rows if row.outcome == CANNOT_START),
         all_passed=sum(1 for r in results if r.get("total") and r.get("passed") == r.get("total")),
         core_total=core_total, mean=(sum(r.get("passed", 0) for r in results) / len(results)) if results else None,
         distribution=distribution)
@@ -137,7 +140,7 @@ def summarise(book: Gradebook, day: Day) -> ClassSummary:
     for exercise in day.exercises:
         resting = tuple(cid for cid in core_ids if exercise.id in day.check(cid).exercises)
         point = PointSummary(exercise.id, exercise.file, exercise.summary, resting)
-        for result in started:
+        for result in results:
             failing = {c["id"] for c in result.get("checks", []) if c["status"] != "passed"}
             point.blocked += bool(failing & set(resting))
             point.next_for += _next_point(result.get("checks", []), day) == exercise.id

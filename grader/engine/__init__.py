@@ -44,7 +44,7 @@ from grader.course import Course, Day
 from grader.engine import parallel, runroot
 from grader.engine.inprocess import run_pytest
 from grader.engine.plugin import GraderPlugin, Outcome, test_name_for
-from grader.engine.probe import PROBE_TIMEOUT, Probe  # noqa: F401 (engine.PROBE_TIMEOUT: the limit a report names)
+from grader.engine.probe import PROBE_FLOOR, PROBE_TIMEOUT, SLOW_IMPORT, Probe  # noqa: F401 (engine.PROBE_TIMEOUT: the limit a report names)
 from grader.engine.signals import children_get_default_sigint, die_if_terminated, sigterm_interrupts
 from grader.i18n import word
 from grader.report.results import CheckResult, DayResult, Status
@@ -129,14 +129,17 @@ def check_selection(day: Day, select) -> set[str] | None:
 
 
 def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=None, seed: int | None = None,
-            hint_levels: Mapping[str, int] | None = None, on_check=None, jobs: int | None = None) -> DayResult:
+            hint_levels: Mapping[str, int] | None = None, on_check=None, jobs: int | None = None,
+            on_wait=None) -> DayResult:
     """Run `day`'s checks against `lab`; results come back in course.toml order.
 
     `hint_levels` gives, per check id, the hint level a failing check shows (default 1).
     `on_check(check_id, status)` is called as each check finishes, in the contract's order
     (the CLI's live lines). `jobs` checks run at once (default: the cores, less those the
     machine is already busy with, `parallel.default_jobs`; 1: one after another;
-    grader/engine/parallel.py); the results are the same.
+    grader/engine/parallel.py); the results are the same. `on_wait(package, seconds)` is called
+    once if the lab's package is still importing after SLOW_IMPORT s (the CLI's "importing
+    mca ..." line): the grader waits up to `seconds` for it.
     Ctrl-C raises `Interrupted`.
     """
     from grader.course.manifest import mistyped_path
@@ -162,7 +165,7 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     try:
         with children_get_default_sigint(), sigterm_interrupts(terminated):
             context = _context(course, day, lab, run_root, seed, keep)
-            probe = Probe(context)
+            probe = Probe(context, on_wait)
             try:
                 done = (lambda check_id, outcome: on_check(check_id, outcome.status)) if on_check else None
                 plugin = GraderPlugin(context, selected, on_done=done, jobs=parallel.default_jobs() if jobs is None else max(1, jobs),

@@ -186,9 +186,10 @@ class LabRunner:
         return path
 
     def run_harness(self, script: Path, *args: str, cwd: Path, timeout: float = 30, input: str | None = None,
-                    extra_env: dict[str, str] | None = None) -> ChildResult:
-        """Run a harness file (see write_harness) with the lab importable; args follow the lab path."""
-        env = self.env(extra_env)
+                    extra_env: dict[str, str] | None = None, mock: bool = True) -> ChildResult:
+        """Run a harness file (see write_harness) with the lab importable; args follow the lab path.
+        `mock=False`: without the mock switched on (a harness that runs the agent against a server)."""
+        env = self.env(extra_env, mock=mock)
         shown = shlex.join(["python", str(script), str(self.shown_lab or self.lab), *args])
         options = self._options(shown, cwd, env, python_path=False)
         return run(self._wrap([*self._flags(), str(script), str(self.lab), *args], cwd, env), cwd=cwd, env=env,

@@ -147,7 +147,7 @@ def test_divide_quotes_the_last_line_of_divide_as_read():
 
 @since(4, "the shell")
 def test_failing_cases_reads_fail_and_error_lines_once_each():
-    from mca.gateway.mock import failing_cases
+    from mca.gateway.mock_scenarios import failing_cases
 
     output = "FAIL: test_a (m.T.test_a)\nERROR: test_b (m.T.test_b)\nFAIL: test_a (m.T.test_a)\n"
     assert failing_cases(output) == ["test_a", "test_b"]
@@ -155,7 +155,7 @@ def test_failing_cases_reads_fail_and_error_lines_once_each():
 
 @since(4, "the shell")
 def test_the_fix_runs_the_suite_edits_the_failing_case_then_runs_it_again():
-    from mca.gateway.mock import BUGGY_LINE, TEST_COMMAND
+    from mca.gateway.mock_scenarios import BUGGY_LINE, TEST_COMMAND
 
     messages = [SYSTEM, user("run the tests and fix the failing case")]
     first = decide(messages)

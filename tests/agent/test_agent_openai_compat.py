@@ -207,7 +207,6 @@ def test_the_loop_waits_as_long_as_retry_after_asks_then_tries_again(server_with
     from mca.tools.approval import Approver
     from mca.tools.registry import ToolRegistry
 
-    monkeypatch.delenv("MCA_TIME_SCALE", raising=False)
     final = [{"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]}]
     server = server_with((429, error_body("busy"), {"Content-Type": "application/json", "Retry-After": "3"}),
                          (503, error_body("busy"), {"Content-Type": "application/json", "Retry-After": "900"}),

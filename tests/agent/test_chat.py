@@ -3,6 +3,8 @@ the system prompt once; the REPL's edges; one-line errors and exit statuses."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from mca.cli import main
@@ -147,6 +149,22 @@ def test_exit_leaves_and_nothing_after_it_is_read(capsys):
     assert chat.asked == [] and len(prompts) == 1 and chat.closed
 
 
+@pytest.mark.parametrize("terminal", [False, True], ids=["piped", "terminal"])
+def test_exit_ends_the_prompt_line_when_the_input_is_piped(capsys, monkeypatch, terminal):
+    """Piped input is not echoed, so `/exit` leaves the prompt's line open: the REPL ends it (as
+    the end of input does). On a terminal the Enter that sent `/exit` has ended it: no blank line."""
+    class Stdin:
+        def isatty(self):
+            return terminal
+
+    monkeypatch.setattr(sys, "stdin", Stdin())
+    read_line, _ = lines_then("/exit")
+    assert run_repl(FakeChat(), read_line) == 0
+    out = capsys.readouterr().out
+    banner = out.split("\n")[0]
+    assert banner.startswith("mca: ") and out == banner + "\n" + ("" if terminal else "\n")
+
+
 # --- the command line -----------------------------------------------------------------------------
 
 @pytest.fixture
@@ -155,7 +173,9 @@ def cli_env(tmp_path, workspace, monkeypatch):
     for name in ("MCA_API_KEY", "MCA_BASE_URL", "MCA_MODEL", "MCA_SESSIONS_DIR", "MOCK"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("MCA_WORKDIR", str(workspace))
-    monkeypatch.setenv("MCA_TIME_SCALE", "0.01")
+    if DAY >= 6:  # the retry pauses are asked for, not waited (the loop's `sleep` is a parameter)
+        from mca.agent import loop
+        monkeypatch.setitem(loop.run_turn.__kwdefaults__, "sleep", lambda seconds: None)
     return monkeypatch
 
 

@@ -9,7 +9,8 @@ from .days import module_since
 
 module_since(7, "the day-7 script")
 
-from mca.gateway.mock import BUGGY_LINE, TEST_COMMAND, MockGateway, decide  # noqa: E402
+from mca.gateway.mock import MockGateway, decide  # noqa: E402
+from mca.gateway.mock_scenarios import BUGGY_LINE, TEST_COMMAND  # noqa: E402
 
 FAILED_RUN = (  # a failed call: run_command raised it, the loop made it an error result
     "error: exit status 1 (40 ms)\n"

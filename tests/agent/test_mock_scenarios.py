@@ -30,7 +30,7 @@ def project(tmp_path: Path) -> Path:
 
 def mca(project: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MCA_") and k not in ("MOCK", "PYTHONPATH")}
-    env.update(MOCK="1", PYTHONPATH=str(SOLUTION), PYTHONDONTWRITEBYTECODE="1", MCA_TIME_SCALE="0.01")
+    env.update(MOCK="1", PYTHONPATH=str(SOLUTION), PYTHONDONTWRITEBYTECODE="1")
     done = subprocess.run([sys.executable, "-m", "mca", *args], cwd=project, env=env, input=stdin,
                           capture_output=True, text=True, timeout=60, start_new_session=True)
     assert "Traceback" not in done.stderr, done.stderr
@@ -39,6 +39,14 @@ def mca(project: Path, *args: str, stdin: str = "") -> subprocess.CompletedProce
 
 def repl(project: Path, *lines: str, options=()) -> subprocess.CompletedProcess[str]:
     return mca(project, *options, stdin="".join(line + "\n" for line in lines) + "/exit\n")
+
+
+def test_day1_a_piped_repl_ends_its_last_prompt_line_on_exit_and_at_the_end_of_input(project):
+    """`printf '...\\n/exit\\n' | python -m mca`: the input is not echoed, so the last `you > `
+    would be glued to whatever the shell prints next; both ways of leaving end that line."""
+    for stdin in ("my name is Ada\n/exit\n", "my name is Ada\n/quit\n", "my name is Ada\n"):
+        done = mca(project, stdin=stdin)
+        assert done.returncode == 0 and done.stdout.endswith("Ada.\nyou > \n"), repr(done.stdout[-60:])
 
 
 def test_day1_the_repl_remembers_a_name(project):

@@ -31,7 +31,7 @@ IDS = ("s-20261129-103359-5aa3", "s-20261129-103359-5ab3", "s-20261130-090000-e8
 
 def mca(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MCA_") and k not in ("MOCK", "PYTHONPATH")}
-    env.update(MOCK="1", PYTHONPATH=str(SOLUTION), PYTHONDONTWRITEBYTECODE="1", MCA_TIME_SCALE="0.01")
+    env.update(MOCK="1", PYTHONPATH=str(SOLUTION), PYTHONDONTWRITEBYTECODE="1")
     done = subprocess.run([sys.executable, "-m", "mca", *args], cwd=root, env=env, input=stdin,
                           capture_output=True, text=True, timeout=60, start_new_session=True)
     assert "Traceback" not in done.stderr, done.stderr

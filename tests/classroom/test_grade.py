@@ -90,7 +90,7 @@ def test_the_batch_runs_and_writes_its_files(batch):
     done, out, _ = batch
     assert done.exit_code == 0, done.stdout + done.stderr
     assert {p.name for p in out.iterdir()} == {"batch.json", "gradebook.csv", "results.jsonl", "report.html"}
-    assert "13 submissions" in done.stdout and "10 graded, 3 not graded" in done.stdout
+    assert "13 submissions" in done.stdout and "8 graded, 2 could not start, 3 not graded" in done.stdout
     lines = [line for line in done.stdout.splitlines() if re.match(r"\[\s*\d+/13\] ", line)]
     assert len(lines) == 13, done.stdout  # not a terminal: one plain line per submission
 
@@ -114,10 +114,13 @@ def test_every_submission_is_exactly_the_row_expected(batch):
         assert statuses(rows[name]) == expected_statuses(mapped), explain(name)
         assert table[name]["core_passed"] == str(sum(1 for c in DAY.checks_core if c.id not in mapped))
     for name, cause in (("hangs-at-import", "did not finish"), ("crashes-at-import", "this lab crashes on import")):
-        assert rows[name]["outcome"] == "graded"
-        assert set(statuses(rows[name]).values()) == {"skipped"}
+        # one rule for a lab that could not start: its own outcome, its cause in one line, no score
+        assert rows[name]["outcome"] == "cannot-start"
+        assert set(statuses(rows[name]).values()) == {"skipped"}  # the record keeps the grader's result
         assert rows[name]["result"]["blocked"] and cause in rows[name]["note"], rows[name]["note"]
-        assert table[name]["core_passed"] == "0" and table[name]["note"] == rows[name]["note"]
+        assert "\n" not in rows[name]["note"]
+        assert table[name]["core_passed"] == "" and table[name]["note"] == rows[name]["note"]
+        assert all(table[name][c.id] == "" for c in DAY.all_checks)
     assert rows["kills-the-grader"]["outcome"] == "crashed" and rows["kills-the-grader"]["result"] is None
     assert "SIGKILL" in rows["kills-the-grader"]["note"]
     assert (rows["empty"]["outcome"], rows["empty"]["note"]) == ("not-a-lab", "not a lab: the directory is empty")
@@ -126,7 +129,8 @@ def test_every_submission_is_exactly_the_row_expected(batch):
         assert table[name]["core_passed"] == "" and all(table[name][c.id] == "" for c in DAY.all_checks)
         assert table[name]["outcome"] == rows[name]["outcome"] and table[name]["note"] == rows[name]["note"]
     for name, row in table.items():
-        assert [row[c.id] for c in DAY.all_checks] == [statuses(rows[name]).get(c.id, "") for c in DAY.all_checks]
+        shown = statuses(rows[name]) if rows[name]["outcome"] == "graded" else {}
+        assert [row[c.id] for c in DAY.all_checks] == [shown.get(c.id, "") for c in DAY.all_checks]
 
 
 def test_a_fake_verdict_printed_by_the_lab_counts_for_nothing(batch):

@@ -42,7 +42,9 @@ def result(failing: dict[str, str] = {}, blocked: str | None = None, seed: int =
 
 
 def graded(name: str, failing: dict[str, str] = {}, blocked: str | None = None) -> Row:
-    return Row(name, f"/class/{name}", 7, "graded", blocked or "", 1.5, 100.0, result(failing, blocked))
+    """A graded row, or with `blocked` a lab that could not start, as batch.py writes it."""
+    outcome = "cannot-start" if blocked else "graded"
+    return Row(name, f"/class/{name}", 7, outcome, blocked or "", 1.5, 100.0, result(failing, blocked))
 
 
 def book(rows: list[Row], *, day: str = "day-01", checks=None, shards=("1/1",), seed=5) -> books.Gradebook:
@@ -76,7 +78,9 @@ def test_the_csv_has_the_documented_columns_and_a_row_each(tmp_path):
     assert list(rows) == sorted(r.name for r in a_class())  # sorted by name
     assert (rows["bo"]["core_passed"], rows["bo"]["core_total"], rows["bo"]["bonus_passed"]) == ("8", "10", "1")
     assert rows["bo"]["history-carried"] == "failed" and rows["bo"]["one-shot"] == "passed"
-    assert rows["dee"]["core_passed"] == "0" and rows["dee"]["one-shot"] == "skipped"
+    # a lab that could not start: its outcome and its cause, no score and no check column
+    assert rows["dee"]["outcome"] == "cannot-start" and rows["dee"]["note"] == "the lab could not start: importing mca failed"
+    assert rows["dee"]["core_passed"] == "" and rows["dee"]["one-shot"] == ""
     assert rows["fay"]["outcome"] == "timed-out" and rows["fay"]["core_passed"] == "" and rows["fay"]["one-shot"] == ""
     assert rows["fay"]["wall_seconds"] == "600.000" and rows["fay"]["seed"] == "9"
     assert rows["gus"]["note"].startswith("crashed: ")
@@ -91,6 +95,19 @@ def test_a_cell_never_starts_a_formula_nor_breaks_a_line(tmp_path):
     assert table["'-2+3"]["note"] == "'@SUM(A1)"
     assert table["'=HYPERLINK(\"http://x\")"]["note"] == "line one line two"
     assert jsonl_rows(tmp_path)["-2+3"]["note"] == "@SUM(A1)"  # the record keeps the text as it was
+
+
+def test_a_lab_that_could_not_start_reads_back_as_one_whatever_wrote_it(tmp_path):
+    """A gradebook written before `cannot-start` existed ("graded", every check skipped, the
+    cause in `blocked` on several lines) reads back under the same rule: its own outcome, one line."""
+    old = graded("dee", blocked="the lab could not start:\n  SyntaxError at mca/chat.py line 37")
+    old.outcome = "graded"
+    books.write(tmp_path, book([graded("ann"), old]))
+    again = {r.name: r for r in books.read(tmp_path).rows}
+    assert again["dee"].outcome == "cannot-start"
+    assert again["dee"].note == "the lab could not start: SyntaxError at mca/chat.py line 37"
+    s = summarise(books.read(tmp_path), DAY)
+    assert (s.graded, s.cannot_start, s.mean) == (1, 1, 10)
 
 
 def test_what_is_written_reads_back_the_same(tmp_path):
@@ -190,13 +207,14 @@ def test_merge_replaces_a_gradebook_only_when_told(tmp_path):
 
 def test_the_report_counts_the_class():
     s = summarise(book(a_class()), DAY)
-    assert (s.graded, s.started, s.cannot_start, s.all_passed) == (5, 4, 1, 1)
-    assert s.outcomes == {"graded": 5, "not-a-lab": 1, "timed-out": 1, "crashed": 1}
-    assert s.mean == pytest.approx((10 + 8 + 8 + 9 + 0) / 5)
-    assert s.distribution[10] == 1 and s.distribution[9] == 1 and s.distribution[8] == 2 and s.distribution[0] == 1
+    assert (s.graded, s.cannot_start, s.all_passed) == (4, 1, 1)
+    assert s.outcomes == {"graded": 4, "cannot-start": 1, "not-a-lab": 1, "timed-out": 1, "crashed": 1}
+    # one rule: the lab that could not start is in no number about checks or points
+    assert s.mean == pytest.approx((10 + 8 + 8 + 9) / 4)
+    assert s.distribution[10] == 1 and s.distribution[9] == 1 and s.distribution[8] == 2 and s.distribution[0] == 0
     checks = {c.id: c for c in s.checks}
     carried = checks["history-carried"]
-    assert (carried.passed, carried.ran, carried.failing, carried.skipped) == (2, 5, 2, 1)
+    assert (carried.passed, carried.ran, carried.failing, carried.skipped) == (2, 4, 2, 0)
     # "expected 3 ..., got 1" and "expected 5 ..., got 2" are one message: numbers aside
     assert carried.common == "expected 3 messages, got 1" and carried.common_count == 2
     assert checks["request-shape"].failing == 2 and checks["request-shape"].common_count == 1
@@ -285,7 +303,7 @@ def test_the_heatmap_has_a_row_per_submission_and_a_cell_per_check():
                                                                      "history-grows-linearly") else "passed"
                                                  for cid in ALL]
     assert by_name["bo"][1][1] == "8/10 +1"
-    assert {c[0].split()[1] for c in by_name["dee"][2:-1]} == {"skipped"}
+    assert by_name["dee"][1:] == [("score", "–"), ("problem", "the lab could not start: importing mca failed")]
     assert by_name["fay"][2] == ("problem", "timed out: the grading took more than 600 s")
     assert by_name["eve"][2][1] == "not a lab: the directory is empty"
 
@@ -294,7 +312,7 @@ def test_the_page_says_what_to_teach_again():
     text = " ".join(Page(render_html(book(a_class()), COURSE)).text)
     assert "E1 in mca/chat.py blocks 2 of 4 students" in text
     assert "expected 3 messages, got 1" in text and "(2 students)" in text
-    assert "1 lab that could not start is left out" in text
+    assert "1 lab could not start: no check ran, so it is left out of every number on this page" in text
 
 
 def test_the_page_speaks_chinese_too():

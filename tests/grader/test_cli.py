@@ -195,3 +195,20 @@ def test_only_keeps_the_contract_numbers(cli, course_dir):
     result = cli("check", "1", "--only", "counts")
     rows = [line for line in result.stdout.splitlines() if " counts " in line]
     assert rows and rows[0].split()[1] == "3", result.stdout  # counts is the third check of day-01
+
+
+def test_the_live_line_says_what_a_slow_import_is_waiting_for(course, monkeypatch):
+    """On a terminal, a lab still importing after a moment gets a line naming the package and
+    the limit, where the running line stood (not silence until the limit)."""
+    import io
+
+    from grader import cli
+
+    monkeypatch.setattr(cli, "is_terminal", lambda: True)
+    live = cli._LiveLines(course.find_day("day-01"), False, 4)
+    live.stream = io.StringIO()
+    live.importing("toy", 20)
+    shown = live.stream.getvalue()
+    assert shown.startswith("\r") and "day-01: importing toy ... (a lab that takes more than 20 s" in shown
+    live.clear()
+    assert live.stream.getvalue().endswith("\r\033[K")

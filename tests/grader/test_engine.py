@@ -176,3 +176,22 @@ def test_children_get_the_default_sigint_when_the_grader_ignores_it():
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_a_lab_slow_to_import_is_said_to_be_importing_and_still_graded(course, tmp_path):
+    """A lab whose package takes longer than SLOW_IMPORT to import: `on_wait` hears it once,
+    with the package and the limit it is given (the CLI's "importing toy ..." line), and the
+    lab is graded as usual once it has imported."""
+    import shutil
+
+    from grader import engine
+
+    day = course.find_day("day-01")
+    lab = tmp_path / "slow"
+    shutil.copytree(day.solution, lab)
+    init = lab / "toy" / "__init__.py"
+    init.write_text(f"import time\ntime.sleep({engine.SLOW_IMPORT + 1})\n" + init.read_text())
+    heard = []
+    result = run_day(course, day, lab, on_wait=lambda package, seconds: heard.append((package, seconds)))
+    assert heard == [("toy", round(max(engine.scaled(engine.PROBE_TIMEOUT), engine.PROBE_FLOOR)))]
+    assert result.blocked is None and result.all_core_passed

@@ -24,7 +24,7 @@ import random
 from grader.checkkit.draws import ASCII_WORDS, CJK_WORDS, EMOJI, mixed_text
 from grader.checkkit.replies import Reply, reply_json
 
-# Names the mock can take back: no white space and none of . , ! ? (mca/gateway/mock.py).
+# Names the mock can take back: no white space and none of . , ! ? (mca/gateway/mock_scenarios.py).
 GIVEN = ("Ada", "Grace", "Linus", "Barbara", "Alan", "Edsger", "Margaret", "Dennis", "Frances", "Zoë",
          "李娜", "王芳", "張偉", "さくら", "민준", "陈静", "鈴木", "지우", "Ólafur", "Nguyễn")
 SUFFIX = ("", "7", "42", "-Li", "_2", "子", "🙂", "é")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from grader.checkkit.draws import ASCII_WORDS, CJK_WORDS, EMOJI, mixed_text
 from grader.checkkit.fakeserver import (CHAT_PATH, RecordedRequest, SSEStream, error_body, reply_status,
@@ -98,9 +99,18 @@ def chats(requests: list[RecordedRequest]) -> list[RecordedRequest]:
     return [r for r in requests if r.path == CHAT_PATH]
 
 
-def gaps(requests: list[RecordedRequest]) -> list[float]:
-    """Seconds between consecutive arrivals."""
-    return [b.arrived - a.arrived for a, b in zip(requests, requests[1:])]
+def asked_pauses(notes: Path, requests: list[RecordedRequest]) -> list[float]:
+    """Seconds the agent asked to sleep between each request and the next (harnesses/clock.py's
+    notes; both sides read the machine's one monotonic clock). Several sleeps in one gap add up."""
+    noted = []
+    try:
+        for line in notes.read_text(encoding="utf-8").splitlines():
+            note = json.loads(line)
+            noted.append((float(note["at"]), float(note["seconds"])))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # no note (nothing slept) or a torn last one: the pauses that are there count
+    return [sum(seconds for at, seconds in noted if a.arrived < at < b.arrived)
+            for a, b in zip(requests, requests[1:])]
 
 
 def ms(seconds: float) -> str:

@@ -219,7 +219,7 @@ def test_errors_recorded(ctx):
     ws, sessions = workspace(ctx, "errors-recorded")
     with FakeModelServer(script, enforce_chain=True) as server:
         result = ctx.run_agent("--yes", "--sessions-dir", str(sessions), f"read {missing}", cwd=ws,
-                               extra_env={**server.env(), "MCA_TIME_SCALE": "0.01"}, mock=False)
+                               extra_env=server.env(), mock=False)
     ctx.expect_ok(result, say("bonus.errors_failed", command=result.short_command(), status=result.returncode))
     lines = read_lines(only_log(ctx, sessions, "round1.no_log"))
     kinds = [line.kind for line in lines]

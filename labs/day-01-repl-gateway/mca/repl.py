@@ -7,6 +7,7 @@ end of input) leaves as cleanly as ``/exit``.
 
 from __future__ import annotations
 
+import sys
 from typing import Callable
 
 from .chat import Chat
@@ -21,6 +22,7 @@ def run_repl(chat: Chat, read_line: Callable[[str], str] | None = None) -> int:
         # TODO(E5): an empty line, Ctrl-C at the prompt, Ctrl-D (end of input).
         line = read_line("you > ").strip()
         if line in ("/exit", "/quit"):
+            end_prompt_line()
             break
         try:
             print(chat.ask(line), flush=True)
@@ -28,3 +30,15 @@ def run_repl(chat: Chat, read_line: Callable[[str], str] | None = None) -> int:
             print(f"mca: {exc}", flush=True)
     chat.close()
     return 0
+
+
+def end_prompt_line() -> None:
+    """Leaving on ``/exit`` with piped input: the line was not echoed, so the prompt's line is
+    still open; end it (as the end of input does), or the shell's prompt is glued to ``you > ``.
+    On a terminal the Enter that sent ``/exit`` has ended it already."""
+    try:
+        piped = sys.stdin is None or not sys.stdin.isatty()
+    except ValueError:  # stdin closed
+        piped = True
+    if piped:
+        print()

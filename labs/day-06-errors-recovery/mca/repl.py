@@ -7,6 +7,7 @@ end of input) leaves as cleanly as ``/exit``.
 
 from __future__ import annotations
 
+import sys
 from typing import Callable
 
 from .chat import Chat
@@ -28,7 +29,20 @@ def run_repl(chat: Chat, read_line: Callable[[str], str] | None = None) -> int:
         if not line:
             continue  # nothing to send
         if line in ("/exit", "/quit"):
+            end_prompt_line()
             break
         chat.ask(line)
     chat.close()
     return 0
+
+
+def end_prompt_line() -> None:
+    """Leaving on ``/exit`` with piped input: the line was not echoed, so the prompt's line is
+    still open; end it (as the end of input does), or the shell's prompt is glued to ``you > ``.
+    On a terminal the Enter that sent ``/exit`` has ended it already."""
+    try:
+        piped = sys.stdin is None or not sys.stdin.isatty()
+    except ValueError:  # stdin closed
+        piped = True
+    if piped:
+        print()

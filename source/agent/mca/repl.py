@@ -16,6 +16,7 @@ the events as recorded, ``/fork`` lists the clean points to branch from and
 
 from __future__ import annotations
 
+import sys
 from typing import Callable
 
 from .chat import Chat
@@ -64,6 +65,7 @@ def run_repl(chat: Chat, read_line: Callable[[str], str] | None = None) -> int:
         # line = read_line("you > ").strip()
         # END SCAFFOLD day-01 E5
         if line in ("/exit", "/quit"):
+            end_prompt_line()
             break
         # [day 1]
         try:
@@ -80,6 +82,18 @@ def run_repl(chat: Chat, read_line: Callable[[str], str] | None = None) -> int:
         # [/day]
     chat.close()
     return 0
+
+
+def end_prompt_line() -> None:
+    """Leaving on ``/exit`` with piped input: the line was not echoed, so the prompt's line is
+    still open; end it (as the end of input does), or the shell's prompt is glued to ``you > ``.
+    On a terminal the Enter that sent ``/exit`` has ended it already."""
+    try:
+        piped = sys.stdin is None or not sys.stdin.isatty()
+    except ValueError:  # stdin closed
+        piped = True
+    if piped:
+        print()
 # [day 7+]
 
 

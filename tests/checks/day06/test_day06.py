@@ -132,3 +132,24 @@ def test_finished_and_error_lines_are_read_from_the_screen():
 def test_nominal_backoff_doubles_and_stops_at_the_cap():
     checks = checks_module()
     assert [checks.nominal(n) for n in range(7)] == [0.5, 1, 2, 4, 8, 8, 8]
+
+
+def test_the_pauses_are_read_as_asked_between_two_arrivals(tmp_path):
+    """Sleeps noted between two requests add up to that gap's pause; none noted is a pause of 0;
+    a torn last note is left out, the notes before it count."""
+    talk = checks_module("talk")
+    requests = [talk.RecordedRequest("POST", talk.CHAT_PATH, {}, b"{}", {}, at) for at in (10.0, 11.0, 12.0, 13.0)]
+    notes = tmp_path / "pauses.jsonl"
+    notes.write_text("".join(json.dumps({"at": at, "seconds": s}) + "\n"
+                             for at, s in ((10.2, 0.25), (10.3, 0.25), (12.5, 4.0))) + '{"at": 12.6, "sec',
+                     encoding="utf-8")
+    assert talk.asked_pauses(notes, requests) == [0.5, 0.0, 4.0]
+    assert talk.asked_pauses(tmp_path / "none.jsonl", requests) == [0.0, 0.0, 0.0]
+
+
+def test_no_lab_or_solution_reads_a_variable_made_for_a_check():
+    """Time is controlled from outside the lab (harnesses/clock.py), never by a variable in its code."""
+    for root in (corpus.KIT / "labs", corpus.KIT / "solutions", corpus.KIT / "source"):
+        for path in root.rglob("*"):
+            if path.is_file() and path.suffix in (".py", ".md"):
+                assert "MCA_TIME_SCALE" not in path.read_text(encoding="utf-8"), path

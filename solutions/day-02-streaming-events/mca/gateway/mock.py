@@ -9,35 +9,18 @@ of error.
 It streams its text in a few chunks and tool-call arguments in fragments, so the
 agent loop's merging is exercised.
 
-What it understands (anything else gets a short help line):
-* "my name is Ada" / "what is my name?" - remembering needs the history;
-* "read FILE" - asks for read_file (day 3 runs it), then says what the file holds;
+What it says is a script of short scenarios, one per lesson, in mock_scenarios.py: data
+for the mock, which you can skip (its docstring lists what to try).
 """
 
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass, field
 from typing import Iterator
 
 from .base import GatewayError, StreamDelta, ToolCallChunk, Usage, rough_tokens
 from .chain import find_break
-
-HELP_TEXT = (
-    "I am the mock model, so I follow a short script. "
-    'Try "my name is Ada", then "what is my name?", or "read calc.py". '
-    "Set MCA_API_KEY (and leave MOCK unset) to talk to a real model."
-)
-NAME = re.compile(r"\bmy name is ([^\s.,!?]+)", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Reply:
-    """What the mock decided to say: text, then tool calls as (id, name, args)."""
-
-    text: str
-    calls: list[tuple[str, str, dict]] = field(default_factory=list)
+from .mock_scenarios import HELP_TEXT, SCENARIOS, Conversation, Reply
 
 
 class MockGateway:
@@ -56,91 +39,15 @@ def refuse_invalid(messages: list[dict]) -> None:
         raise GatewayError(f"HTTP 400: invalid history: {broken.problem}", status=400)
 
 
-# --- deciding -------------------------------------------------------------------
-
 def decide(messages: list[dict]) -> Reply:
-    """Choose the next reply from the conversation so far."""
-    start = last_user_index(messages)
-    if start is None:
+    """Choose the next reply from the conversation so far: the first scenario that matches."""
+    conversation = Conversation.of(messages)
+    if conversation is None:
         return Reply(HELP_TEXT)
-    earlier, turn = messages[:start], messages[start + 1:]
-    said = str(messages[start].get("content", "")).strip()
-    request = said.lower()
-    next_id = f"call_{count_tool_calls(messages) + 1}"
-    named = NAME.search(str(messages[start].get("content", "")))
-    if named:
-        return Reply(f"Nice to meet you, {named.group(1)}.")
-    if "what is my name" in request:
-        return name_reply(earlier)
-    if request.startswith("read "):
-        return read_reply(said[5:].strip(), turn, next_id)
+    for matches, answer in SCENARIOS:
+        if matches(conversation):
+            return answer(conversation)
     return Reply(HELP_TEXT)
-
-
-def name_reply(earlier: list[dict]) -> Reply:
-    """Day 1's lesson: the name is only known if the history carries it back in."""
-    for message in reversed(earlier):
-        named = NAME.search(str(message.get("content", ""))) if message.get("role") == "user" else None
-        if named:
-            return Reply(f"Your name is {named.group(1)}.")
-    return Reply("I have no record of your name in this conversation.")
-
-
-def read_reply(path: str, turn: list[dict], next_id: str) -> Reply:
-    """Read a file with the read_file tool, then say what it defines."""
-    result = last_tool_result(turn)
-    if result is None:
-        return Reply(f"I will read {path}.", [(next_id, "read_file", {"path": path})])
-    if is_refusal(result):
-        return Reply(f"I could not read {path}: {first_line(result)}")
-    names = re.findall(r"^(?:def|class) (\w+)", result, re.MULTILINE)
-    defines = f" and defines {', '.join(names)}" if names else ""
-    return Reply(f"{path} has {len(result.splitlines())} lines{defines}.")
-
-
-# --- reading the history --------------------------------------------------------
-
-def last_user_index(messages: list[dict]) -> int | None:
-    for index in range(len(messages) - 1, -1, -1):
-        if messages[index].get("role") == "user":
-            return index
-    return None
-
-
-def count_tool_calls(messages: list[dict]) -> int:
-    """How many tool calls the history holds: gives deterministic ids call_1, call_2..."""
-    return sum(len(m.get("tool_calls") or []) for m in messages if m.get("role") == "assistant")
-
-
-def calls_in(turn: list[dict]) -> list[tuple[str, dict]]:
-    """(name, args) of every call the model made in this turn, in order."""
-    return [(call["name"], call.get("args", {})) for m in turn for call in m.get("tool_calls") or []]
-
-
-def tool_results(turn: list[dict]) -> list[str]:
-    return [str(m.get("content", "")) for m in turn if m.get("role") == "tool"]
-
-
-def last_tool_result(turn: list[dict]) -> str | None:
-    return last_tool_call_and_result(turn)[1]
-
-
-def last_tool_call_and_result(turn: list[dict]) -> tuple[str | None, str | None]:
-    """The name and result of the latest tool call in this turn, if any."""
-    names = {call["id"]: call["name"] for m in turn for call in m.get("tool_calls") or []}
-    for message in reversed(turn):
-        if message.get("role") == "tool":
-            return names.get(message.get("tool_call_id")), str(message.get("content", ""))
-    return None, None
-
-
-def is_refusal(result: str) -> bool:
-    """Tool results that start like this mean the tool did not do its job."""
-    return result.startswith(("error:", "denied:", "blocked:"))
-
-
-def first_line(text: str) -> str:
-    return text.splitlines()[0] if text else ""
 
 
 # --- streaming ------------------------------------------------------------------

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import json
 # [day 6+]
-import os
 import random
 # [/day]
 import time
@@ -220,7 +219,7 @@ def request_with_retry(gateway: Gateway, history: list[dict], schemas: list[dict
             delay = backoff_delay(attempt, exc.retry_after)
             emit(ErrorOccurred(f"model request failed: {exc}; trying again in {round(delay, 2):g} s", "gateway",
                                retrying=True))
-            sleep(delay * time_scale())
+            sleep(delay)
     return None
 
 
@@ -256,15 +255,6 @@ def backoff_delay(attempt: int, retry_after: float | None = None) -> float:
     # # wait exactly as long as a Retry-After header asks, when the server sends one.
     # return 1.0
     # END SCAFFOLD day-06 E2
-
-
-def time_scale() -> float:
-    """$MCA_TIME_SCALE: 0.01 makes every wait a hundredth as long (tests); unset or bad: 1."""
-    try:
-        scale = float(os.environ.get("MCA_TIME_SCALE") or 1)
-    except ValueError:
-        return 1.0
-    return scale if scale >= 0 else 1.0
 # [/day]
 
 
