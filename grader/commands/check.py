@@ -96,7 +96,8 @@ def check(
     try:
         result = run_day(course, the_day, target, keep=keep, select=only or None, seed=seed, jobs=jobs,
                          hint_levels=hinting.report_levels(state, the_day) if own_lab else None,
-                         on_check=live.done if live.active else None)
+                         on_check=live.done if live.active else None,
+                         on_wait=live.importing if live.active else None)
     except EngineError as exc:
         live.clear()
         raise fail(str(exc)) from None
@@ -190,6 +191,10 @@ class _LiveLines:
         self.stream.write("\r" + self._fit(line) + "\033[K")
         self.stream.flush()
         self.shown = True
+
+    def importing(self, package: str, seconds: int) -> None:
+        """The lab is slow to import: say what is being waited for, instead of nothing."""
+        self._write(word("cli.importing", day=self.day.id, package=package, seconds=seconds))
 
     def done(self, check_id: str, status) -> None:
         check = self.titles.get(check_id)

@@ -10,7 +10,15 @@ from grader.spawn import ChildTimeout, scaled
 
 PROBE_TIMEOUT = 20  # seconds for importing (and compiling) the lab's package: a healthy lab needs a
                     # fraction of one, a machine loaded tenfold a few (seen: over 10 s at load 25 on 2 cores)
+SLOW_IMPORT = 2     # seconds of importing after which `on_wait` says what the grader is waiting for
 PROBE_FLOOR = 5     # ... never scaled below this: a loaded machine compiling a lab can take a second or two
+
+
+def _finished_within(child, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while child.running() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return not child.running()
 
 
 class Probe:
@@ -26,8 +34,9 @@ class Probe:
 
     _UNSET = object()
 
-    def __init__(self, context: CheckContext):
+    def __init__(self, context: CheckContext, on_wait=None):
         self.context = context
+        self.on_wait = on_wait
         self.timeout = max(scaled(PROBE_TIMEOUT), PROBE_FLOOR)
         self.started = time.monotonic()
         self.child = context.runner.start_probe(cwd=context.tmp("import-probe"))
@@ -54,6 +63,9 @@ class Probe:
     def _answers(self) -> str | None:
         """None if `python -m <agent> --help` finished within the limit, else the cause."""
         say, package = self.context.say, self.context.course.agent.package
+        if self.on_wait is not None and self.timeout > SLOW_IMPORT:
+            if not _finished_within(self.child, SLOW_IMPORT - (time.monotonic() - self.started)):
+                self.on_wait(package, round(self.timeout))
         left = self.timeout - (time.monotonic() - self.started)
         try:
             self.help.wait(max(left, 0.0), exact=True)
@@ -69,6 +81,9 @@ class Probe:
 
     def _judge(self) -> str | None:
         say, package = self.context.say, self.context.course.agent.package
+        if self.on_wait is not None and self.timeout > SLOW_IMPORT:
+            if not _finished_within(self.child, SLOW_IMPORT - (time.monotonic() - self.started)):
+                self.on_wait(package, round(self.timeout))
         left = self.timeout - (time.monotonic() - self.started)
         try:
             result = self.child.wait(max(left, 0.0), exact=True)

@@ -32,6 +32,10 @@ What it understands:
 # [day 7+]
 * "run the tests and tell me which case fails", then "fix it" - the two rounds of day 7.
 # [/day]
+# [day 8+]
+* "what is in @calc.py?" (any message with @-references) - answers from what was injected, without a tool;
+  "what did I attach?" - the last line of the first injected block in the history (as sent, not as the file is now).
+# [/day]
 """
 
 from __future__ import annotations
@@ -50,8 +54,10 @@ HELP_TEXT = (
     'Try "what does divide do", "compare calc.py and test_calc.py" or "read calc.py". '
     # [or day 4-6]
     'Try "run the tests and fix the failing case", or "read calc.py". '
-    # [or day 7+]
+    # [or day 7]
     'Try "run the tests and tell me which case fails", then "fix it", or "read calc.py". '
+    # [or day 8+]
+    'Try "what is in @calc.py?", "run the tests and tell me which case fails", then "fix it". '
     # [/day]
     "Set MCA_API_KEY (and leave MOCK unset) to talk to a real model."
 )
@@ -97,7 +103,11 @@ class Conversation:
         start = last_user_index(messages)
         if start is None:
             return None
+        # [day 1-7]
         said = str(messages[start].get("content", "")).strip()
+        # [or day 8+]
+        said = content_text(messages[start]).strip()
+        # [/day]
         # [day 1]
         return cls(said, messages[:start], messages[start + 1:])
         # [or day 2+]
@@ -107,6 +117,10 @@ class Conversation:
 
 # The script: (does this row match?, the reply), tried in order; the first match answers.
 SCENARIOS: list[tuple[Callable[[Conversation], object], Callable[[Conversation], Reply]]] = [
+    # [day 8+]
+    (lambda c: INJECTED.search(c.said), lambda c: attached_reply(c.said, INJECTED.findall(c.said))),
+    (lambda c: "what did i attach" in c.request, lambda c: attached_before(c.earlier)),
+    # [/day]
     (lambda c: NAME.search(c.said), lambda c: Reply(f"Nice to meet you, {NAME.search(c.said).group(1)}.")),
     (lambda c: "what is my name" in c.request, lambda c: name_reply(c.earlier)),
     # [day 7+]
@@ -403,4 +417,60 @@ def tests_passed(output: str) -> bool:
 def tests_ran(output: str) -> str:
     match = TESTS_RAN.search(output)
     return match.group(1) if match else "the"
+# [/day]
+# [day 8+]
+
+
+INJECTED = re.compile(r"^\[@(\S+): (file|dir|url|image), ", re.MULTILINE)
+DEFINED = re.compile(r"^(?:def|class) (\w+)", re.MULTILINE)
+
+
+def content_text(message: dict) -> str:
+    """A message's text: its content, or the text parts of a content list (an image is a part too)."""
+    content = message.get("content")
+    if isinstance(content, list):
+        return "\n".join(part.get("text", "") for part in content if isinstance(part, dict)
+                         and part.get("type") == "text")
+    return str(content or "")
+
+
+def attached_reply(said: str, attached: list[tuple[str, str]]) -> Reply:
+    """What the mock makes of injected references: one sentence each, from the blocks themselves."""
+    sentences = []
+    for ref, kind in attached:
+        body = block_body(said, ref)
+        lines = body.splitlines()
+        if kind == "image":
+            sentences.append(f"{ref} is an image; I can see it.")
+        elif kind == "dir":
+            sentences.append(f"{ref} holds {len(lines)} " + ("entry: " if len(lines) == 1 else "entries: ") + ", ".join(line.split()[0] for line in lines[:5])
+                             + ("." if len(lines) <= 5 else ", ..."))
+        elif kind == "url":
+            sentences.append(f"{ref} says: {lines[0] if lines else '(nothing)'}")
+        else:
+            names = DEFINED.findall(body)
+            sentences.append(f"{ref} has {len(lines)} lines" + (f" and defines {', '.join(names)}." if names else "."))
+    return Reply("From what you attached: " + " ".join(sentences))
+
+
+def attached_before(earlier: list[dict]) -> Reply:
+    """What earlier user messages carried, as the history holds it (not as the files are now)."""
+    for message in earlier:
+        if message.get("role") != "user":
+            continue
+        said = content_text(message)
+        for ref, kind in INJECTED.findall(said):
+            lines = block_body(said, ref).rstrip("\n").splitlines()
+            last = lines[-1].strip() if lines else ""
+            return Reply(f"Earlier you attached {ref} ({kind}, {len(lines)} lines); as you sent it, "
+                         f"its last line is `{last}`.")
+    return Reply("I have no record of anything attached earlier in this conversation.")
+
+
+def block_body(said: str, ref: str) -> str:
+    """The text between a reference's header line and its end line."""
+    start = said.find(f"[@{ref}: ")
+    start = said.find("\n", start) + 1
+    end = said.find(f"[end of @{ref}]", start)
+    return said[start:end] if start and end >= 0 else ""
 # [/day]
