@@ -28,7 +28,7 @@ TOOL_TIMEOUT = 10   # seconds for a quick command (`log inspect`, a harness): a 
 
 
 class AgentSilent(Exception):
-    """The agent's entry point did not answer `--help` before the checks (grader/engine.py,
+    """The agent's entry point did not answer `--help` before the checks (grader/engine/probe.py,
     `Probe`): a check that runs the agent reports this cause instead of starting it.
     Not a ChildTimeout, so no check mistakes it for a child it started and timed out."""
 
@@ -66,7 +66,7 @@ class CheckContext:
     def tmp(self, name: str, again: bool = False) -> Path:
         """A fresh, empty scratch directory for `name` (`neutral(name)`, suffixed if taken), under a
         directory of the running check (`neutral`): the same path whatever ran before it, in
-        a serial run or beside other checks (grader/parallel.py).
+        a serial run or beside other checks (grader/engine/parallel.py).
 
         `again`: the directory made last for `name`, emptied, for a second attempt at the same
         input (one a loaded machine spoiled). Its children get the same reproduce lines as

@@ -1,4 +1,4 @@
-"""A run with checks side by side (the default, grader/parallel.py) reports what a run with one
+"""A run with checks side by side (the default, grader/engine/parallel.py) reports what a run with one
 check at a time (`--jobs 1`) reports, on the same seed: statuses, messages, expected and
 seen, hints, and the reproduce lines once the run's own root and lab path, the fake
 server's port, the ids of sessions made live (named after the clock), pauses as

@@ -92,7 +92,7 @@ def _screen_flushes(ctx, text: str) -> bool | None:
 
 
 def test_no_doubled_text(ctx):
-    """The reply is printed once: stdout holds the streamed text and one newline, also when the reply asks for a tool as well, and in a REPL every reply appears exactly once; at a terminal too, the reply is on the screen once."""
+    """The reply is printed once: stdout holds the streamed text and one newline, also when the reply asks for a tool as well, and in a REPL and on a terminal's screen every reply appears exactly once."""
     say = ctx.say
     rng = ctx.rng("no-doubled-text")
     name = rng.choice(ASCII_WORDS).title() + rng.choice(CJK_WORDS) + rng.choice(EMOJI)

@@ -80,7 +80,7 @@ def round1(ctx) -> Round:
 
 
 def test_session_id(ctx, round1):
-    """A new session gets an id like s-YYYYMMDD-HHMMSS-xxxx (UTC creation time) and its log file in the sessions dir; sessions made by other processes do not all draw the same random part."""
+    """A new session gets an id like s-YYYYMMDD-HHMMSS-xxxx (UTC creation time) and its log file in the sessions dir."""
     log = round1.log()
     match = ID_PATTERN.fullmatch(log.stem)
     if match is None:

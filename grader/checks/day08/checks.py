@@ -73,7 +73,7 @@ def binary_file(rng) -> tuple[bytes, str]:
 
 
 def test_file_injected(ctx):
-    """A file named with @ reaches the model in the user message, its generated text exactly and once (named twice, or in a subdirectory), and what was typed is sent too; a binary file (not UTF-8, not an image) is a note naming it, with nothing of it sent and no bill line."""
+    """A file named with @ reaches the model in the user message, its generated text exactly and once (named twice, or in a subdirectory), and what was typed is sent too."""
     rng = ctx.rng("file-injected")
     a, b = f"{token(rng)}.py", f"{token(rng)}/{token(rng)}.md"
     first = f"  {mixed_text(rng)}\r\n" + file_text(rng) + "\n"  # leading spaces, a CRLF line, a trailing blank line
@@ -158,7 +158,7 @@ def test_dir_listed(ctx):
 # --------------------------------------------------------------------------- 3
 
 def test_url_fetched(ctx):
-    """@http://127.0.0.1:PORT/... is fetched once with a GET and its HTML reduced to text (tags, scripts and styles gone, entities decoded); a 404 and a page that never answers are notes, the message is still sent, within the time limit."""
+    """`@http://127.0.0.1:PORT/...` is fetched once with a GET and its HTML reduced to text (tags, scripts and styles gone, entities decoded)."""
     rng = ctx.rng("url-fetched")
     paragraphs = [f"{mixed_text(rng).replace(chr(10), ' ')} {marker(rng, 'p')}" for _ in range(rng.randint(2, 4))]
     paragraphs = [" ".join(p.split()) for p in paragraphs]
@@ -215,7 +215,7 @@ def image_bytes(rng, signature: bytes, size: tuple[int, int] = (200, 3000)) -> b
 
 
 def test_image_part(ctx):
-    """@image.png (and .jpg, .jpeg, .gif, .webp) sends the user message as a list of parts: the text first, then one image_url part per image whose data URL holds the file's exact base64 and its type; an image over MAX_IMAGE_BYTES (4 MiB) is a note naming it, not sent and not billed."""
+    """@image.png (and .jpg, .jpeg, .gif, .webp) sends the user message as a list of parts: the text first, then one image_url part per image whose data URL holds the file's exact base64 and its type."""
     rng = ctx.rng("image-part")
     kinds = list(IMAGE_KINDS)
     rng.shuffle(kinds)
@@ -268,7 +268,7 @@ def out_of_order(rng, items: list[str]) -> list[str]:
 
 
 def test_not_a_reference(ctx):
-    """E-mail addresses, @@x and anything in back-quotes or a fenced block are not references, and trailing punctuation is not part of one: @calc.py, (see @x.py) @y.txt. and [@z.json]! name the file itself, each injected in the order typed (not by name)."""
+    """E-mail addresses, @@x and anything in back-quotes or a fenced block are not references, and trailing punctuation is not part of one: @calc.py, (see @x.py) @y.txt."""
     rng = ctx.rng("not-a-reference")
     host, x, span, fenced = f"{token(rng)}.com", token(rng), f"{token(rng)}.py", f"{token(rng)}.py"
     decoys = {host: file_text(rng, (1, 1)), x: file_text(rng, (1, 1)), "@" + x: file_text(rng, (1, 1)),
@@ -308,7 +308,7 @@ def test_not_a_reference(ctx):
 # --------------------------------------------------------------------------- 6
 
 def test_path_escape_refused(ctx):
-    """@../x, an absolute path elsewhere and a symlink inside that points out are refused with a note and none of their text reaches the model; a path inside that only looks like an escape (sub/../file) is injected."""
+    """@../x, an absolute path elsewhere and a symlink inside that points out are refused with a note and none of their text reaches the model."""
     rng = ctx.rng("path-escape-refused")
     ws = ctx.workspace("path-escape-refused")
     outside_dir = ws.parent / f"out{token(rng)}"
@@ -348,7 +348,7 @@ def test_path_escape_refused(ctx):
 # --------------------------------------------------------------------------- 7
 
 def test_cap_declared(ctx):
-    """A file larger than the cap is cut to it, with the cut declared in what the model reads (the original size named) and its head kept; one well under the cap is sent whole."""
+    """A file larger than the cap is cut to it, with the cut declared in what the model reads (the original size named) and its head kept."""
     rng = ctx.rng("cap-declared")
     big_lines = []
     while sum(map(len, big_lines)) < rng.randint(60000, 120000):

@@ -7,6 +7,7 @@ the events as recorded, ``/fork`` lists the clean points to branch from and
 
 from __future__ import annotations
 
+import sys
 from typing import Callable
 
 from .chat import Chat
@@ -40,6 +41,7 @@ def run_repl(chat: Chat, read_line: Callable[[str], str] | None = None) -> int:
         if not line:
             continue  # nothing to send
         if line in ("/exit", "/quit"):
+            end_prompt_line()
             break
         if line.startswith("/"):
             run_command(chat, line)
@@ -47,6 +49,18 @@ def run_repl(chat: Chat, read_line: Callable[[str], str] | None = None) -> int:
             chat.ask(line)
     chat.close()
     return 0
+
+
+def end_prompt_line() -> None:
+    """Leaving on ``/exit`` with piped input: the line was not echoed, so the prompt's line is
+    still open; end it (as the end of input does), or the shell's prompt is glued to ``you > ``.
+    On a terminal the Enter that sent ``/exit`` has ended it already."""
+    try:
+        piped = sys.stdin is None or not sys.stdin.isatty()
+    except ValueError:  # stdin closed
+        piped = True
+    if piped:
+        print()
 
 
 def run_command(chat: Chat, line: str) -> None:

@@ -20,7 +20,6 @@ and leaves a history in which every call has a result.
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -123,7 +122,7 @@ def request_with_retry(gateway: Gateway, history: list[dict], schemas: list[dict
             delay = backoff_delay(attempt, exc.retry_after)
             emit(ErrorOccurred(f"model request failed: {exc}; trying again in {round(delay, 2):g} s", "gateway",
                                retrying=True))
-            sleep(delay * time_scale())
+            sleep(delay)
     return None
 
 
@@ -147,15 +146,6 @@ def backoff_delay(attempt: int, retry_after: float | None = None) -> float:
         return min(retry_after, RETRY_AFTER_CAP)  # the server knows best when it will have room
     # 0.5 s, 1 s, 2 s, ... capped; the jitter keeps many clients from retrying in step.
     return min(BACKOFF_SECONDS * 2 ** attempt, BACKOFF_CAP) * random.uniform(0.75, 1.0)
-
-
-def time_scale() -> float:
-    """$MCA_TIME_SCALE: 0.01 makes every wait a hundredth as long (tests); unset or bad: 1."""
-    try:
-        scale = float(os.environ.get("MCA_TIME_SCALE") or 1)
-    except ValueError:
-        return 1.0
-    return scale if scale >= 0 else 1.0
 
 
 def collect(stream: Iterable[StreamDelta], history: list[dict], emit: Emit) -> ModelReply:
