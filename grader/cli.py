@@ -59,4 +59,5 @@ app = build_app()
 
 def main() -> None:
     """Console-script entry point."""
+    common.options.own_process = True
     app()

@@ -14,7 +14,7 @@ import typer
 from grader.lab import hints as hinting
 from grader.commands.common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, fail, day_or_here, is_terminal, load,
                                     load_state, refuse_if_tampered, report_changes_during_run, report_width,
-                                    save_state, use_colour)
+                                    options, save_state, use_colour)
 from grader.course import Day
 from grader.engine import EngineError, Interrupted, not_a_lab, run_day
 from grader.i18n import help_word, word
@@ -88,8 +88,9 @@ def check(
             raise fail(word("cli.not_a_lab", day=the_day.id, problem=problem, fix=fix))
     state = load_state(course) if own_lab else None
     guarded = integrity.current(course.root)
-    from grader.spawn.groups import adopt_orphans
-    adopt_orphans()  # this process only grades: orphans a lab child leaves are adopted and killed
+    if options.own_process:
+        from grader.spawn.groups import adopt_orphans
+        adopt_orphans()  # this process only grades: orphans a lab child leaves are adopted and killed
     live = _LiveLines(the_day, as_json, len(only) if only else len(the_day.all_checks))
     fingerprint = trees.fingerprint(target, course.runtime_dirs) if own_lab and target.is_dir() else None
     _say_if_not_hermetic()

@@ -25,6 +25,11 @@ DAY_HELP = help_word("help.day")
 class Options:
     """The grader's own options (the app's callback sets them before any command runs)."""
     course_path: Optional[Path] = None
+    # The grader runs as a process of its own (the console script, `python -m grader`), not as
+    # a library inside another program (a test suite's CliRunner): only then may it become
+    # the subreaper of its descendants and kill the orphans it adopts (grader/spawn/groups.py),
+    # since every other child of such a host would count as one.
+    own_process: bool = False
 
 
 options = Options()

@@ -202,13 +202,23 @@ def test_the_live_line_says_what_a_slow_import_is_waiting_for(course, monkeypatc
     the limit, where the running line stood (not silence until the limit)."""
     import io
 
-    from grader import cli
+    from grader.commands import check
 
-    monkeypatch.setattr(cli, "is_terminal", lambda: True)
-    live = cli._LiveLines(course.find_day("day-01"), False, 4)
+    monkeypatch.setattr(check, "is_terminal", lambda: True)
+    live = check._LiveLines(course.find_day("day-01"), False, 4)
     live.stream = io.StringIO()
     live.importing("toy", 20)
     shown = live.stream.getvalue()
     assert shown.startswith("\r") and "day-01: importing toy ... (a lab that takes more than 20 s" in shown
     live.clear()
     assert live.stream.getvalue().endswith("\r\033[K")
+
+
+def test_a_check_run_inside_another_program_adopts_no_orphans(cli, course_dir):
+    """Run as a library (here, a test suite's CliRunner), `check` never makes its host the
+    subreaper that kills adopted orphans: every other child of the host would count as one
+    (the suite's own grading servers were killed that way)."""
+    from grader.spawn import groups
+
+    assert cli("check", "1").exit_code == 1
+    assert not groups.adopting()
