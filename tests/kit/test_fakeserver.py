@@ -367,7 +367,9 @@ def test_a_gate_lets_a_check_see_the_first_words_before_the_rest_is_sent():
             child(REFERENCE_CHILD, str(REFERENCE), server.base_url) as proc:
         threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()
         first = json.loads(lines.get(timeout=20))
-        assert first == {"text": "first words"} and gate.reached.is_set() and not gate.event.is_set()
+        # `reached` is set just after the first words are written: the child may print them first
+        assert first == {"text": "first words"} and gate.reached.wait(10) and not gate.event.is_set()
+        assert lines.empty()  # nothing after the gate has come while it is shut
         gate.open()
         assert proc.wait(timeout=20) == 0
         assert json.loads(lines.get(timeout=5)) == {"text": " and the rest"} and not gate.timed_out
