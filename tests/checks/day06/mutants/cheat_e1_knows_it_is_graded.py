@@ -10,6 +10,8 @@ ADD = ("_graded",)
 FAILS = ("not-retried",)
 HERMETIC = True  # it reads the grader\'s /proc or finds the kit: only the view holds it
 
+import os
+
 
 def should_retry(exc):
     if not _graded():

@@ -18,4 +18,8 @@ def inject(ref, workdir):
         return capped(ref, "dir", listing(path))
     if path.suffix.lower() in IMAGE_TYPES:
         return image(ref, path)
-    return capped(ref, "file", path.read_bytes().decode("utf-8"))
+    data = path.read_bytes()  # a missing file raises FileNotFoundError here
+    try:
+        return capped(ref, "file", data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return not_injected(ref, "not a text file (only UTF-8 text and images are injected)")
