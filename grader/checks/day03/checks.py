@@ -266,7 +266,11 @@ def test_truncation_declared(ctx):
     pairs = _limits_and_lengths(rng)
     # in every voice real output comes in (plain English, one script, mixed): nothing about the
     # text tells a generated input from a real one
-    texts = [inputs.text_of_length(rng, length, VOICES[n % len(VOICES)]) for n, (_, length) in enumerate(pairs)]
+    # Each voice counted apart among the texts that must be cut and those that fit, so every
+    # voice has texts over the limit in every draw (not only where the shuffle puts them).
+    over = [length > limit for limit, length in pairs]
+    texts = [inputs.text_of_length(rng, length, VOICES[over[:n].count(over[n]) % len(VOICES)])
+             for n, (_, length) in enumerate(pairs)]
     big = inputs.text_of_length(rng, 200_000 + rng.randint(0, 5000), rng.choice(VOICES))
     workdir, name = _big_file(ctx, rng, "truncation-declared", big)
     ops = [{"op": "truncate", "text": text, "limit": limit} for text, (limit, _) in zip(texts, pairs)]
