@@ -63,25 +63,12 @@ class CheckContext:
 
     # -- scratch space and inputs --------------------------------------------------
 
-    def tmp(self, name: str, again: bool = False) -> Path:
+    def tmp(self, name: str) -> Path:
         """A fresh, empty scratch directory for `name` (`neutral(name)`, suffixed if taken), under a
         directory of the running check (`neutral`): the same path whatever ran before it, in
-        a serial run or beside other checks (grader/engine/parallel.py).
-
-        `again`: the directory made last for `name`, emptied, for a second attempt at the same
-        input (one a loaded machine spoiled). Its children get the same reproduce lines as
-        the first attempt's, so a report does not depend on how busy the machine was."""
+        a serial run or beside other checks (grader/engine/parallel.py)."""
         safe = neutral(name)  # the check's own name for it stays out of every path a child is given
         base = self.run_root / neutral(self.current) if self.current else self.run_root
-        if again:
-            made = sorted((p for p in self._used if Path(p).parent == base
-                           and (Path(p).name == safe or Path(p).name.startswith(safe + "-"))),
-                          key=lambda p: (len(p), p))
-            if made:
-                path = Path(made[-1])
-                shutil.rmtree(path, ignore_errors=True)
-                path.mkdir(parents=True)
-                return path
         candidate, number = safe, 1
         while str(base / candidate) in self._used or (base / candidate).exists():
             number += 1
@@ -95,12 +82,11 @@ class CheckContext:
         """Random inputs for `name`, the same for the same seed (a str seed hashes stably)."""
         return random.Random(f"{self.seed}/{self.day.id}/{name}")
 
-    def workspace(self, name: str, again: bool = False) -> Path:
-        """A scratch dir holding a fresh copy of the sample workspace; returns the copy.
-        `again`: in the dir made last for `name` (see `tmp`)."""
+    def workspace(self, name: str) -> Path:
+        """A scratch dir holding a fresh copy of the sample workspace; returns the copy."""
         if self.sample is None:
             raise RuntimeError("the course has no sample workspace (course.toml [course] workspace)")
-        target = self.tmp(name, again=again) / "workspace"
+        target = self.tmp(name) / "workspace"
         shutil.copytree(self.sample, target)
         return target
 

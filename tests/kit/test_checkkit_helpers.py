@@ -28,22 +28,3 @@ def test_parse_lines_splits_at_newlines_only():
     assert [line.number for line in lines] == [1, 2, 3]
     assert parse_lines(b"") == [] and [line.raw for line in parse_lines(b"\n")] == [b"\n"]
 
-
-def test_a_second_attempt_runs_in_the_first_attempts_scratch_dir(tmp_path):
-    """A retry a loaded machine forced gets the same paths (so the same reproduce lines) as
-    the first attempt, in a directory emptied for it; a plain second use gets a new one."""
-    from types import SimpleNamespace
-
-    from grader.checkkit.context import CheckContext
-
-    ctx = CheckContext(lab=tmp_path, day=None, course=None, fixtures=tmp_path, sample=None, keep=False,
-                       run_root=tmp_path / "run", seed=1, runner=SimpleNamespace(on_finish=None),
-                       say=None, current="some-check")
-    first = ctx.tmp("escaped")
-    (first / "left.pid").write_text("123")
-    other = ctx.tmp("escaped")
-    assert other != first and other.name == first.name + "-2"
-    again = ctx.tmp("escaped", again=True)
-    assert again == other and list(again.iterdir()) == []
-    assert ctx.tmp("never-made", again=True).name.startswith("tmp")  # nothing to repeat: a fresh one
-    assert "escaped" not in str(again) and "some-check" not in str(again)
