@@ -63,3 +63,13 @@ def test_an_image_makes_the_content_a_list_of_parts(tmp_path):
     content = expand("look @p.gif", tmp_path).content
     assert content[0]["type"] == "text" and content[0]["text"].startswith("look @p.gif")
     assert content[1] == {"type": "image_url", "image_url": {"url": "data:image/gif;base64,R0lGODlhAQ=="}}
+
+
+def test_log_describes_the_injected_event_by_what_it_billed(tmp_path):
+    from mca.commands import describe_event
+    from mca.session.log import Event
+
+    (tmp_path / "a.txt").write_text("hello 世界")
+    accounted = bill(expand("see @a.txt", tmp_path).injections)
+    line = describe_event(Event(2, "t", "injected", accounted.event))
+    assert line == "a.txt: 8 chars ≈ 4 tokens (sent in the next message)"
