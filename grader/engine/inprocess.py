@@ -15,6 +15,14 @@ import pytest
 from grader.engine.plugin import GraderPlugin
 
 _PYTEST_ENV = {"PYTEST_ADDOPTS": None, "PYTEST_PLUGINS": None, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+# pytest's plugins that a grading never uses (the checks take only the grader's fixtures and
+# their own, and pytest's output goes nowhere), left out of every run: each costs its
+# registration, and unraisableexception a full gc.collect() at the session's end, which in a
+# process that grades run after run (the watch, the suite's grading servers) walks every
+# object the earlier runs left.
+UNUSED_PLUGINS = ("cacheprovider", "terminal", "stepwise", "unraisableexception", "threadexception",
+                  "pastebin", "junitxml", "doctest", "setuponly", "setupplan", "legacypath", "debugging",
+                  "faulthandler", "unittest", "subtests")
 
 
 @contextlib.contextmanager
@@ -42,7 +50,7 @@ def _hermetic(run_root: Path):
 def run_pytest(module: Path, run_root: Path, plugin: GraderPlugin) -> tuple[int, str]:
     ini = run_root / "pytest.ini"
     ini.write_text("[pytest]\n", encoding="utf-8")
-    args = [str(module), "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:stepwise",
+    args = [str(module), *(arg for name in UNUSED_PLUGINS for arg in ("-p", f"no:{name}")),
             "--import-mode=importlib", "-c", str(ini), "--rootdir", str(run_root),
             "--confcutdir", str(module.parent), "--basetemp", str(run_root / "pytest"),
             "-o", "addopts=", "-o", "python_functions=test_*"]
@@ -58,9 +66,14 @@ def run_pytest(module: Path, run_root: Path, plugin: GraderPlugin) -> tuple[int,
 def _forget_modules(run_root: Path) -> None:
     """Drop the checks modules this run imported: every day's folder is copied as `fixtures`
     with a `checks.py`, and the next run in this process (verify, the kit's tests) must
-    import its own, not this one (pytest may also have made an empty `fixtures` package)."""
+    import its own, not this one (pytest may also have made an empty `fixtures` package).
+    A module's file is resolved only when its path could lead into the run root (one under the
+    run root's own spelling, or any relative one): resolving every module's file cost more
+    than the rest of a one-check run's session end."""
+    spellings = tuple({str(run_root) + os.sep, str(Path(run_root).resolve()) + os.sep})
     for name, module in list(sys.modules.items()):
         file = getattr(module, "__file__", None)
         if name == "fixtures" or name.startswith("fixtures.") or (
-                file and Path(file).resolve().is_relative_to(run_root)):
+                isinstance(file, str) and (file.startswith(spellings) or not os.path.isabs(file))
+                and Path(file).resolve().is_relative_to(Path(run_root).resolve())):
             del sys.modules[name]
