@@ -83,15 +83,17 @@ def translated(path: Path, lang: str) -> Path:
 
 
 @lru_cache(maxsize=64)
-def _read_toml(path: Path, mtime: float) -> dict:
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+def _parse_toml(text: str) -> dict:
+    return tomllib.loads(text)
 
 
 def read_toml(path: Path) -> dict:
-    """A TOML file as a dict ({} if it is absent or unreadable: a broken translation falls back)."""
+    """A TOML file as a dict ({} if it is absent or unreadable: a broken translation falls back).
+    Kept by its text, not its path: every grading reads the messages of a fresh copy of the
+    day's checks folder, which a process that grades run after run parses once."""
     path = Path(path)
     try:
-        return _read_toml(path, path.stat().st_mtime)
+        return _parse_toml(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return {}
 

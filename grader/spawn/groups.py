@@ -226,7 +226,7 @@ def members(pid: int | None, pgid: int | None, pipes: set[str]) -> list[int]:
             found.append(other)
         elif _adopting and parent == me and session != my_session and other not in live:
             found.append(other)  # an orphan a lab child left behind (only ever adopted by us)
-        elif pipes and _holds(other, pipes):
+        elif pipes and session != my_session and _holds(other, pipes):  # (the own session is left out below)
             found.append(other)
     # The grader's own session (its workers, its own helpers) is never a lab's: a lab child
     # leads a session of its own, and no descendant of it can join another session's group.
