@@ -38,6 +38,7 @@ from .calls import (Stamp, read_text, refused, said, sha, stub_in, tool_calls, t
                     write_text)
 
 PROMPT = "run the tests and fix the failing case"
+RETRIES = 2  # times a timeout check runs again when its command's processes never started (load)
 BUGGY_LINE = "    return a / b"
 GUARDED_LINE = '    if b == 0:\n        raise ValueError("cannot divide by zero")\n    return a / b'
 TIMED_OUT = re.compile(r"timed?[ -]?out\b[^0-9\n]{0,12}?(\d+(?:\.\d+)?)\s*(?:s\b|sec|seconds?\b)", re.IGNORECASE)
@@ -218,7 +219,9 @@ def test_timeout_kills_group(ctx):
     script = ctx.harness("timeout_group")
     answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-kills-group",
                               timeout=limit + 10, script=script)
-    if not (answer.get("pids_written") or {}).get("grandchild"):  # a loaded machine: once more, with time to start
+    for _ in range(RETRIES):  # a loaded machine: again, each time with 4 times the time to start
+        if (answer.get("pids_written") or {}).get("grandchild"):
+            break
         limit = job["timeout"] = round(limit * 4, 2)
         answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-kills-group",
                                   timeout=limit + 10, script=script)
@@ -260,8 +263,10 @@ def escaped_pipe_holder(ctx, rng, work: Path) -> None:
     script = ctx.harness("timeout_group")
     answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-escaped",
                               timeout=limit + grace + 10, script=script)
-    if not (answer.get("pids_written") or {}).get("escaped"):
-        # A loaded machine: once more, with time to start. The same script and job file, so
+    for _ in range(RETRIES):
+        if (answer.get("pids_written") or {}).get("escaped"):
+            break
+        # A loaded machine: again, with time to start. The same script and job file, so
         # the report (its reproduce line) does not depend on how busy the machine was.
         limit = job["timeout"] = round(limit * 4, 2)
         answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-escaped",
