@@ -37,7 +37,7 @@ class Probe:
     def __init__(self, context: CheckContext, on_wait=None):
         self.context = context
         self.on_wait = on_wait
-        self.timeout = max(scaled(PROBE_TIMEOUT, machine=False), PROBE_FLOOR)  # generous for any load already
+        self.timeout = max(scaled(PROBE_TIMEOUT), PROBE_FLOOR)
         self.started = time.monotonic()
         self.child = context.runner.start_probe(cwd=context.tmp("import-probe"))
         self.help = None

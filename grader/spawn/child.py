@@ -145,14 +145,13 @@ def slowness() -> float:
         return _slowness["factor"]
 
 
-def scaled(seconds: float, *, machine: bool = True) -> float:
+def scaled(seconds: float) -> float:
     """A time limit under $GRADER_TIMEOUT_SCALE (never below 1 s unless `seconds` is), times
-    the machine's `slowness()` unless `machine=False` (a limit already generous for any load,
-    which must stay short: the import probe's)."""
+    the machine's `slowness()`."""
     scale = timeout_scale()
     if scale != 1.0:
         seconds = max(seconds * scale, min(seconds, 1.0))
-    return seconds * slowness() if machine else seconds
+    return seconds * slowness()
 
 
 _running: set["Child"] = set()   # children not yet finished, of every thread

@@ -194,5 +194,5 @@ def test_a_lab_slow_to_import_is_said_to_be_importing_and_still_graded(course, t
     init.write_text(f"import time\ntime.sleep({engine.SLOW_IMPORT + 1})\n" + init.read_text())
     heard = []
     result = run_day(course, day, lab, on_wait=lambda package, seconds: heard.append((package, seconds)))
-    assert heard == [("toy", round(max(scaled(engine.PROBE_TIMEOUT, machine=False), engine.PROBE_FLOOR)))]
+    assert heard == [("toy", round(max(scaled(engine.PROBE_TIMEOUT), engine.PROBE_FLOOR)))]
     assert result.blocked is None and result.all_core_passed
