@@ -15,9 +15,7 @@ freezes: under `freeze_time` a hanging child would never time out.
 Time limits can be scaled for fast test suites: `GRADER_TIMEOUT_SCALE=0.1` makes
 every child's limit a tenth of what the check asked for (never below 1 s, or the
 asked limit if that is shorter). Unset, empty or unparsable: 1, the limits as
-written. On a machine slower than the kit expects (loaded by other gradings), every
-limit grows by how much slower one child start is (`slowness`). Checks may use
-`scaled(seconds)` for waits of their own.
+written. Checks may use `scaled(seconds)` for waits of their own.
 
 A finished child becomes a `ChildResult`; whoever started it may pass `on_finish`
 to be told (the check context records its children that way, for the reproduce
@@ -109,49 +107,12 @@ def timeout_scale() -> float:
     return scale if scale > 0 else 1.0
 
 
-# A limit is for a hang, never for speed: on a machine slower than the kit expects (a loaded
-# one: other gradings beside this one), every limit grows by how much slower one child start
-# is, measured as the benchmarks measure it (`python -I -S -c pass`), at most MAX_SLOWNESS.
-NOMINAL_START = 0.04   # seconds for that start on an idle 2-core machine (a few times what one takes)
-MAX_SLOWNESS = 10.0
-REMEASURE = 20.0       # seconds a measure is used before the next (the load changes)
-_slowness = {"at": None, "factor": 1.0}
-_slowness_lock = threading.Lock()
-
-
-def slowness() -> float:
-    """How many times slower than NOMINAL_START one child start is here now (1 at least): the
-    median of three starts, measured again every REMEASURE seconds."""
-    with _slowness_lock:
-        now = time.monotonic()
-        if _slowness["at"] is not None and now - _slowness["at"] < REMEASURE:
-            return _slowness["factor"]
-        _slowness["at"] = now
-        took = []
-        for _ in range(3):
-            started = time.perf_counter()
-            try:
-                subprocess.run([getattr(sys, "_base_executable", None) or sys.executable, "-I", "-S", "-c", "pass"],
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               timeout=NOMINAL_START * MAX_SLOWNESS * 3)
-            except subprocess.TimeoutExpired:
-                pass
-            except OSError:
-                took.append(0.0)
-                continue
-            took.append(time.perf_counter() - started)
-        took.sort()
-        _slowness["factor"] = min(MAX_SLOWNESS, max(1.0, took[1] / NOMINAL_START))
-        return _slowness["factor"]
-
-
 def scaled(seconds: float) -> float:
-    """A time limit under $GRADER_TIMEOUT_SCALE (never below 1 s unless `seconds` is), times
-    the machine's `slowness()`."""
+    """A time limit under $GRADER_TIMEOUT_SCALE: never below 1 s unless `seconds` is."""
     scale = timeout_scale()
-    if scale != 1.0:
-        seconds = max(seconds * scale, min(seconds, 1.0))
-    return seconds * slowness()
+    if scale == 1.0:
+        return seconds
+    return max(seconds * scale, min(seconds, 1.0))
 
 
 _running: set["Child"] = set()   # children not yet finished, of every thread

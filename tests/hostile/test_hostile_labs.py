@@ -10,12 +10,10 @@ purpose) the grader's files.
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
 from grader import engine
-from grader.spawn import child as child_module
 from tests.hostile import hostile
 from tests.hostile.hostile import uses
 
@@ -91,16 +89,8 @@ def test_a_fake_verdict_printed_by_the_lab_is_only_evidence(runs):
 def test_timeouts_are_reported_scaled_and_named(runs):
     run = runs.get("hang-read-events")
     messages = {c["id"]: c["message"] for c in run.report["checks"]}
-    # the harness by its neutral name (nothing in a child's command line names a harness or a check);
-    # each limit the scaled one (1 s, 3 s), or more on a machine slower than the kit expects (child.py)
-    assert re.search(r"`python /\S+/tmp[0-9a-f]{8}\.py ", messages["torn-tail"]), messages["torn-tail"]
-    assert "python -m mca" in messages["resume-across-processes"]
-    assert 1 <= limit_in(messages["torn-tail"]) <= 1 * child_module.MAX_SLOWNESS
-    assert 3 <= limit_in(messages["resume-across-processes"]) <= 3 * child_module.MAX_SLOWNESS
-
-
-def limit_in(message: str) -> float:
-    return float(re.search(r"within (\d+(?:\.\d+)?) s", message).group(1))
+    assert "session_functions.py" in messages["torn-tail"] and "did not finish within 1 s" in messages["torn-tail"]
+    assert "python -m mca" in messages["resume-across-processes"] and "within 3 s" in messages["resume-across-processes"]
 
 
 def test_a_lab_that_hangs_at_import_costs_one_time_limit_with_the_real_limits(runs, tmp_path):

@@ -12,7 +12,6 @@ import uuid
 import pytest
 
 from grader import spawn
-from grader.spawn import child as child_module
 from grader.course import Agent
 from tests.hostile import hostile
 
@@ -35,29 +34,16 @@ def test_the_timeout_scale_knob(monkeypatch, value, asked, effective):
         monkeypatch.delenv(spawn.SCALE_VAR, raising=False)
     else:
         monkeypatch.setenv(spawn.SCALE_VAR, value)
-    monkeypatch.setattr(child_module, "slowness", lambda: 1.0)  # an idle machine
     assert spawn.scaled(asked) == pytest.approx(effective)
-    monkeypatch.setattr(child_module, "slowness", lambda: 4.0)  # one four times slower: every limit grows with it
-    assert spawn.scaled(asked) == pytest.approx(effective * 4)
-
-
-def test_slowness_is_one_child_start_against_the_nominal_one_measured_again_as_the_load_changes(monkeypatch):
-    monkeypatch.setattr(child_module, "_slowness", {"at": None, "factor": 1.0})
-    factor = child_module.slowness()
-    assert 1.0 <= factor <= child_module.MAX_SLOWNESS
-    assert child_module.slowness() == factor  # the same measure until REMEASURE seconds have passed
-    child_module._slowness["at"] -= child_module.REMEASURE + 1
-    assert 1.0 <= child_module.slowness() <= child_module.MAX_SLOWNESS
 
 
 def test_a_scaled_limit_stops_a_sleeper_and_says_the_limit_it_used(monkeypatch, tmp_path):
     monkeypatch.setenv(spawn.SCALE_VAR, "0.1")
-    monkeypatch.setattr(child_module, "slowness", lambda: 1.5)  # a machine a little slower than the nominal one
     started = time.monotonic()
     with pytest.raises(spawn.ChildTimeout) as caught:
         spawn.run([sys.executable, "-c", "import time; time.sleep(60)"], cwd=tmp_path, timeout=20)
-    assert time.monotonic() - started < 15  # 2 s asked, 3 s on this machine; unscaled it would take 20
-    assert "within 3 s" in str(caught.value)
+    assert time.monotonic() - started < 15  # 2 s asked; unscaled it would take 20
+    assert "within 2 s" in str(caught.value)
 
 
 def test_a_grandchild_in_a_new_session_holding_the_pipes_is_killed_and_costs_no_wait(tmp_path, marker):
