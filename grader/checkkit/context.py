@@ -116,7 +116,8 @@ class CheckContext:
             code = (self.fixtures / "harnesses" / f"{name}.py").read_text(encoding="utf-8")
         directory = self.tmp(f"harness-{name}")
         harnessrun.write_kit(directory)
-        return self.runner.write_harness(directory, name, harnessrun.loader(name, self.course.agent.package) + code)
+        return self.runner.write_harness(directory, neutral(f"script-{name}"),
+                                         harnessrun.loader(name, self.course.agent.package) + code)
 
     def harness_json(self, name: str, job: dict, *, calls: str, on=None, label: str | None = None,
                      script: Path | None = None, code: str | None = None, timeout: float = TOOL_TIMEOUT,

@@ -90,6 +90,37 @@ def said(rng: random.Random, words: tuple[int, int] = (3, 9)) -> str:
     return mixed_text(rng, words)
 
 
+# How long a turn of a real session is, in words: a user types anything from a word or two to
+# a paragraph, an assistant answers in a line or in several paragraphs. A log whose every
+# message is 3 to 9 words is recognisably made; these are (weight, fewest, most) per role.
+TURN_WORDS = {
+    "user": ((2, 1, 3), (5, 4, 14), (2, 15, 40), (1, 41, 90)),
+    "assistant": ((2, 2, 10), (4, 11, 40), (2, 41, 120), (1, 121, 260)),
+}
+
+
+def turn_text(rng: random.Random, role: str) -> str:
+    """What a user or an assistant says in one turn, in the voice the session speaks, at a
+    length real sessions have (`TURN_WORDS`): long ones are several sentences, an
+    assistant's long answer several paragraphs."""
+    weights, spans = zip(*((w, (lo, hi)) for w, lo, hi in TURN_WORDS[role]))
+    low, high = rng.choices(spans, weights=weights)[0]
+    total = rng.randint(low, high)
+    if total < 3:  # a word or two ("thanks", "fix it"); mixed: its three pieces, no fewer
+        if _voice.get() == "mixed":
+            return said(rng, (3, 3))
+        return " ".join(said(rng, (2, 3)).split(" ")[:max(1, total)]) or said(rng, (2, 3))
+    sentences, left = [], total
+    while left > 0:
+        size = min(left, rng.randint(6, 18))
+        sentences.append(said(rng, (max(3, size), max(3, size))))
+        left -= size
+    out = sentences[0]
+    for sentence in sentences[1:]:
+        out += ("\n\n" if role == "assistant" and rng.random() < 0.25 else " ") + sentence
+    return out
+
+
 def voice_now() -> str:
     return _voice.get()
 

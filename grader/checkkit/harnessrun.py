@@ -10,12 +10,21 @@ the kit's words (messages.toml `[harness]`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 from grader.checkkit.failures import CheckFailed
 
+
+def neutral(name: str) -> str:
+    """A file name for `name` that says nothing of it (context.neutral, without the import cycle)."""
+    return "tmp" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
+
 KIT_NAME = "harnesskit"
+# The file names a harness child is handed say nothing of the grader or of the check: the kit's
+# side is `util.py` on disk (imported as `harnesskit`), the script and its job have neutral names.
+KIT_FILE = "util.py"
 # Read when the grader starts, before any lab code runs (like the day's fixtures).
 KIT_SOURCE = Path(__file__).with_name(f"{KIT_NAME}.py").read_text(encoding="utf-8")
 
@@ -25,7 +34,7 @@ def loader(name: str, package: str) -> str:
     ahead of anything the lab could put on the path."""
     return (f"import importlib.util as _util, os as _os\n"
             f"_spec = _util.spec_from_file_location({KIT_NAME!r}, _os.path.join(_os.path.dirname("
-            f"_os.path.abspath(__file__)), {KIT_NAME + '.py'!r}))\n"
+            f"_os.path.abspath(__file__)), {KIT_FILE!r}))\n"
             f"sys.modules[{KIT_NAME!r}] = _kit = _util.module_from_spec(_spec)\n"
             f"_spec.loader.exec_module(_kit)\n"
             f"_kit.NAME, _kit.PACKAGE = {name!r}, {package!r}\n"
@@ -33,7 +42,7 @@ def loader(name: str, package: str) -> str:
 
 
 def write_kit(directory: Path) -> None:
-    (Path(directory) / f"{KIT_NAME}.py").write_text(KIT_SOURCE, encoding="utf-8")
+    (Path(directory) / KIT_FILE).write_text(KIT_SOURCE, encoding="utf-8")
 
 
 def tagged(text: str, name: str) -> list[dict]:
@@ -68,7 +77,7 @@ def run(ctx, name: str, job: dict, *, calls: str, label: str | None, script: Pat
     """Write `job` beside the script (`label`.json), run it, and return its answers and the
     child. An answer marked fatal (nothing could be called) fails the check at once."""
     script = script or ctx.harness(name, code)
-    path = script.parent / f"{label or name}.json"
+    path = script.parent / f"{neutral(label or name)}.json"
     path.write_text(json.dumps(job, ensure_ascii=False), encoding="utf-8")
     result = ctx.run_harness(script, str(path), timeout=timeout, **options)
     answers = tagged(result.stdout, name)

@@ -23,7 +23,7 @@ from datetime import timedelta
 from typing import Any
 
 from .draws import (ASCII_WORDS, FIX_PHRASES, UNESCAPED_BREAKS, VOICES, mixed_text, new_seed, parse_ts,
-                    random_time, rng_for, said, session_id, speaking, utc_ts, voice_now)
+                    random_time, rng_for, said, session_id, speaking, turn_text, utc_ts, voice_now)
 
 from .logshape import KNOWN_TYPES, Event, GeneratedLog, _is_fork_point, encode  # noqa: F401 (loggen's names)
 
@@ -111,12 +111,12 @@ def _round1_bodies(rng: random.Random, suite: _Suite, used: set[str], *, empty_r
     # An empty file read first: the tool result's content is "" and still a message.
     first = (_tool_round(rng, used, "read_file", {"path": "__init__.py"}, "", "", rng.randint(0, 3))
              if empty_read else [])
-    return [system, _message("user", said(rng)), *first,
+    return [system, _message("user", turn_text(rng, "user")), *first,
             *_tool_round(rng, used, "run_command", {"command": command}, _said_with_call(rng), output, ms),
             _usage(rng),
             # The final answer always holds CJK and emoji, so a torn tail can be cut inside one,
             # and a line break JSON leaves raw, which splits the line for str.splitlines().
-            _message("assistant", f"The failing case is {suite.failing}: {said(rng)}"
+            _message("assistant", f"The failing case is {suite.failing}: {turn_text(rng, 'assistant')}"
                                   f"{rng.choice(UNESCAPED_BREAKS)}{said(rng, (3, 4))}")]
 
 
@@ -153,7 +153,7 @@ def _round2_bodies(rng: random.Random, suite: _Suite, used: set[str]) -> list[Ev
             *_tool_round(rng, used, "run_command", {"command": "python -m unittest -v"},
                          "", suite.output(rng, ms, fixed=True), ms),
             _usage(rng),
-            _message("assistant", f"All {len(suite.cases)} tests pass now: {said(rng)}")]
+            _message("assistant", f"All {len(suite.cases)} tests pass now: {turn_text(rng, 'assistant')}")]
 
 
 # ----------------------------------------------------------------------------- extra events

@@ -25,6 +25,7 @@ it to the next run, which removes it once nothing uses it).
 
 from __future__ import annotations
 
+import compileall
 import dataclasses
 import os
 import platform
@@ -247,6 +248,11 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
         found = hermetic.find(runner.python)
         runner.hermetic = found if found.bwrap else None
         runner.writable = (scratch,)
+        if runner.hermetic is not None:
+            # In the view the agent runs as `python -m` does for a person, without -I: the
+            # PYTHONDONTWRITEBYTECODE its own children are given applies to it too. Its bytecode
+            # is compiled here once (compiling runs none of the lab's code), not at every start.
+            compileall.compile_dir(str(graded), quiet=2, workers=1)
     return CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, sample=sample, keep=keep,
                         run_root=scratch, seed=seed, runner=runner, say=Messages.for_day(fixtures))
 

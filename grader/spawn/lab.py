@@ -135,7 +135,7 @@ class LabRunner:
     def _shown_env(self, env: dict[str, str]) -> str:
         """The variables a reproduce line must set: those a check chose, never the scrubbed rest."""
         shown = {k: v for k, v in env.items() if k in self.agent.mock_env or os.environ.get(k) != v}
-        shown = {k: v for k, v in shown.items() if k not in _ALWAYS and k != "PATH"}
+        shown = {k: v for k, v in shown.items() if k not in _ALWAYS and k not in ("PATH", "PYTHONPATH")}
         line = " ".join(f"{k}={shlex.quote(v)}" for k, v in shown.items())
         if self.python_bin is not None and shutil.which("python") is None:
             # a shell without `python` (only `python3`): the line puts the run's own first, as the child had it
@@ -151,13 +151,26 @@ class LabRunner:
 
     # -- the agent -----------------------------------------------------------------
 
+    def _viewed(self) -> bool:
+        return self.hermetic is not None and bool(self.hermetic.bwrap)
+
     def agent_argv(self, *args: str, unbuffered: bool = True) -> list[str]:
+        """In a hermetic view, `python -m <agent> ARGS` with the lab on PYTHONPATH, as a person
+        runs it (the command line, sys.argv, sys.flags and sys.path are theirs; in the view no
+        grader package and no PYTHON* setting of the grader's is there to isolate it from);
+        else the isolated interpreter and a launcher that puts the lab on sys.path."""
+        if self._viewed():
+            return [self.python, *(["-u"] if unbuffered else []), "-m", self.agent.package, *args]
         return [*self._flags(unbuffered), "-c", _LAUNCHER, str(self.lab), self.agent.package, *args]
 
     def _agent(self, args, cwd, extra_env, mock, unbuffered=True):
         env = self.env(extra_env, mock=mock)
         if not unbuffered:  # -I ignores it anyway; gone, so nothing about the child says "unbuffered"
             env.pop("PYTHONUNBUFFERED", None)
+        if self._viewed():  # what the reproduce line sets too
+            env["PYTHONPATH"] = str(self.lab)
+            if "PYTHONDONTWRITEBYTECODE" not in os.environ:  # without -I it would be the agent's own
+                env.pop("PYTHONDONTWRITEBYTECODE", None)     # setting (sys.flags), which a person's is not
         shown = shlex.join(["python", "-m", self.agent.package, *args])
         argv = self.agent_argv(*args, unbuffered=unbuffered)
         return argv, env, self._options(shown, cwd, env, python_path=True)

@@ -10,6 +10,7 @@ purpose) the grader's files.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -89,7 +90,9 @@ def test_a_fake_verdict_printed_by_the_lab_is_only_evidence(runs):
 def test_timeouts_are_reported_scaled_and_named(runs):
     run = runs.get("hang-read-events")
     messages = {c["id"]: c["message"] for c in run.report["checks"]}
-    assert "session_functions.py" in messages["torn-tail"] and "did not finish within 1 s" in messages["torn-tail"]
+    # the harness by its neutral name: nothing in a child's command line names a harness or a check
+    assert re.search(r"`python /\S+/tmp[0-9a-f]{8}\.py ", messages["torn-tail"]), messages["torn-tail"]
+    assert "did not finish within 1 s" in messages["torn-tail"]
     assert "python -m mca" in messages["resume-across-processes"] and "within 3 s" in messages["resume-across-processes"]
 
 

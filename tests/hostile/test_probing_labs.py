@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -23,8 +24,8 @@ import pytest
 
 from grader import engine
 from grader.course import load_course
-from grader.spawn import child as child_module
 from grader.spawn import hermetic
+from grader.spawn import lab as lab_module
 
 KIT = Path(__file__).resolve().parents[2]
 COURSE = load_course(KIT / "course.toml")
@@ -32,9 +33,15 @@ DAY = COURSE.find_day("day-01")
 
 PROBE = r'''
 import glob, json, os, sys
-kit = sys.argv[1]
+kit = KIT_PATH
 found = {}
 found["env"] = dict(os.environ)
+found["argv"] = list(sys.argv)
+found["cmdline"] = open("/proc/self/cmdline", "rb").read().decode(errors="replace").split("\0")[:-1]
+found["path"] = list(sys.path)
+found["flags"] = {name: getattr(sys.flags, name) for name in dir(sys.flags)
+                  if not name.startswith("_") and isinstance(getattr(sys.flags, name), int)}
+found["handed"] = [a for a in sys.argv if a.startswith("/")]
 found["cwd"] = os.getcwd()
 chain, pid = [], os.getpid()
 for _ in range(20):
@@ -91,11 +98,12 @@ print(json.dumps(found))
 def probing_lab(tmp_path_factory):
     lab = tmp_path_factory.mktemp("probing") / "day-01-repl-gateway"
     shutil.copytree(DAY.solution, lab, ignore=shutil.ignore_patterns("__pycache__"))
-    (lab / COURSE.agent.package / "__main__.py").write_text(PROBE, encoding="utf-8")
+    (lab / COURSE.agent.package / "__main__.py").write_text(PROBE.replace("KIT_PATH", repr(str(KIT))),
+                                                            encoding="utf-8")
     return lab
 
 
-def probe(lab: Path, hermetic_mode: bool, tty: bool = False) -> dict:
+def probe(lab: Path, hermetic_mode: bool, tty: bool = False, harness: bool = False) -> dict:
     run_root = Path(tempfile.mkdtemp()).resolve()
     saved = os.environ.get(engine.HERMETIC_VAR)
     os.environ[engine.HERMETIC_VAR] = "1" if hermetic_mode else "0"
@@ -104,11 +112,16 @@ def probe(lab: Path, hermetic_mode: bool, tty: bool = False) -> dict:
         context.current = "no-doubled-text"
         cwd = context.workspace("no-doubled-text")
         assert (context.runner.hermetic is not None) == hermetic_mode
-        if tty:
-            with context.start_agent(str(KIT), cwd=cwd, tty=True) as child:
+        if harness:  # a check of the third kind: grader code that calls the lab, in a child of its own
+            code = "import mca  # noqa: F401 - the lab is importable here\n" + \
+                PROBE.replace("KIT_PATH", repr(str(KIT)))
+            script = context.harness("timeout_group", code)
+            result = context.run_harness(script, str(script.parent / "tmpjob.json"), cwd=cwd, timeout=30)
+        elif tty:
+            with context.start_agent(cwd=cwd, tty=True) as child:
                 result = child.wait(30)
         else:
-            result = context.run_agent(str(KIT), cwd=cwd, timeout=30)
+            result = context.run_agent("what is my name?", cwd=cwd, timeout=30)
     finally:
         if saved is None:
             os.environ.pop(engine.HERMETIC_VAR, None)
@@ -120,9 +133,23 @@ def probe(lab: Path, hermetic_mode: bool, tty: bool = False) -> dict:
     return json.loads(lines[-1])
 
 
-TELLS = ("grader", "pytest", "no-doubled-text", "day-01", "course.toml", str(KIT))
-# the token that marks a child's descendants, while spawn still sets one (a plain run has none either)
-TOKEN = getattr(child_module, "TOKEN_VAR", None)
+TELLS = ("grader", "pytest", "harness", "timeout_group", "no-doubled-text", "day-01", "course.toml", str(KIT))
+TOKEN = None  # no variable marks a child or its descendants any more (day 4 walks its own process tree)
+# What a lab child's environment may hold beyond the shell's it was started from: what the check
+# sets (the mock's switch, the agent's variables, the lab on PYTHONPATH as the reproduce line
+# sets it, a terminal's TERM), the `python` links first on PATH, and two settings for the
+# agent's own children that many shells have too (docs/reliability.md).
+ADDED = {"MOCK", "PYTHONPATH", "TERM", "PYTHONDONTWRITEBYTECODE", "NO_COLOR"}
+
+
+def person(lab: Path, *args: str, cwd: Path) -> dict:
+    """The probe run as a person runs the agent: `PYTHONPATH=LAB python -m mca ARGS` from a
+    workspace, in the shell the suite itself was started from (without pytest's variables)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "GRADER_", "PYTHONPATH"))}
+    env.update(COURSE.agent.mock_env, PYTHONPATH=str(lab))
+    done = subprocess.run([lab_module.base_python(), "-m", COURSE.agent.package, *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return json.loads([line for line in done.stdout.splitlines() if line.startswith("{")][-1])
 
 
 def tells(text: str) -> list[str]:
@@ -186,3 +213,51 @@ def test_the_weaker_mode_hides_the_environment_and_names_but_not_the_machine(pro
     assert tells(seen["cwd"]) == []
     assert seen["kit_root_exists"] is True  # the kit is there for a lab that knows (or guesses) where
     assert any("grader" in p["cmdline"] or "pytest" in p["cmdline"] for p in seen["parents"])
+
+
+@needs_bwrap
+@pytest.mark.parametrize("kind", ["one-shot", "repl", "harness"])
+def test_in_a_hermetic_run_no_probe_of_any_kind_of_check_sees_a_tell(probing_lab, kind):
+    """A check of each kind (the CLI one-shot, the REPL on a terminal, a harness call): no name
+    of the grader, pytest, a harness, a check or the kit in the environment (names and values),
+    the command line, sys.argv, sys.path, the paths handed over, the cwd, the parents; no
+    variable a person's shell would not have; no kit in the file system; no other process."""
+    seen = probe(probing_lab, True, tty=kind == "repl", harness=kind == "harness")
+    shell = {k for k in os.environ if not k.startswith(("PYTEST_", "GRADER_", "PYTHON"))}
+    extra = {k for k in seen["env"] if k not in shell and k not in ADDED and not k.startswith(COURSE.agent.env_prefix)}
+    assert extra == set(), extra
+    assert {k: v for k, v in seen["env"].items() if tells(k.lower()) or tells(v)} == {}
+    for what in ("argv", "cmdline", "path", "handed"):
+        assert [item for item in seen[what] if tells(item)] == [], (what, seen[what])
+    assert tells(seen["cwd"]) == [] and seen["kit_files"] == [] and seen["kit_root_exists"] is False
+    assert [p for p in seen["parents"] if tells(p["cmdline"]) or tells(p["cwd"])] == []
+    assert [c for c in seen["processes"] if tells(c)] == [] and len(seen["processes"]) <= 3
+    assert seen["tty"] == ([True] * 3 if kind == "repl" else [False] * 3)
+
+
+@needs_bwrap
+def test_in_a_hermetic_run_the_agent_starts_as_a_person_starts_it(probing_lab, tmp_path):
+    """`python -m mca` as a person types it, and the same agent in a graded run: the same command
+    line (but for `-u`, which a check on pipes needs to see output as it comes), sys.argv,
+    sys.flags and sys.path (but the lab's and the workspace's own places)."""
+    seen = probe(probing_lab, True)
+    (tmp_path / "workspace").mkdir()
+    plain = person(probing_lab, "what is my name?", cwd=tmp_path / "workspace")
+    graded_cmdline = [a for a in seen["cmdline"][1:] if a != "-u"]
+    assert graded_cmdline == plain["cmdline"][1:] == ["-m", COURSE.agent.package, "what is my name?"]
+    assert os.path.realpath(seen["cmdline"][0]) == os.path.realpath(plain["cmdline"][0])
+    assert seen["flags"] == plain["flags"]
+    assert [Path(a).name for a in seen["argv"]] == [Path(a).name for a in plain["argv"]]
+    assert seen["argv"][1:] == plain["argv"][1:]
+    assert seen["path"][0] == seen["cwd"] and plain["path"][0] == plain["cwd"]
+    assert Path(seen["path"][1]).name == "lab" and plain["path"][1] == str(probing_lab)
+    assert seen["path"][2:] == plain["path"][2:]
+
+
+def test_in_the_weaker_mode_the_agent_is_started_by_a_launcher_a_lab_can_see(probing_lab):
+    """What docs/reliability.md says of the mode without bwrap: the interpreter runs isolated
+    (-I -S, so the grader package and the grader's PYTHON* settings stay out) through a
+    launcher; a lab that reads its own command line or sys.flags sees that."""
+    seen = probe(probing_lab, False)
+    assert "-I" in seen["cmdline"] and "-c" in seen["cmdline"] and seen["flags"]["isolated"] == 1
+    assert [item for item in seen["cmdline"] + seen["path"] if tells(item)] == []

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from grader.checkkit import CheckFailed
+from grader.checkkit import CheckFailed, harnessrun
 from grader.checkkit.context import CheckContext
 from grader.checkkit.messages import Messages
 from grader.course import Agent
@@ -73,7 +73,8 @@ def test_the_harness_side_reports_ok_stub_and_raised_as_data_tagged_with_its_nam
 
 def test_one_answer_a_stub_in_it_fails_the_check_and_a_retry_reuses_the_script(ctx):
     script = ctx.harness("calls", CALLS)
-    assert (script.parent / "harnesskit.py").is_file()
+    assert (script.parent / "util.py").is_file()
+    assert "calls" not in script.name and "harness" not in script.name
     found = ctx.harness_json("calls", {"calls": [["ok", "a"]]}, calls="ok()", label="first", script=script)
     assert found["said"] == "A"
     with pytest.raises(CheckFailed) as failed:
@@ -81,7 +82,7 @@ def test_one_answer_a_stub_in_it_fails_the_check_and_a_retry_reuses_the_script(c
     assert failed.value.message.startswith("stub() is still a stub: NotImplementedError: TODO(E1)")
     children = ctx.take_children()
     assert len(children) == 2 and children[0].shown == children[1].shown  # the same reproduce line
-    assert json.loads((script.parent / "first.json").read_text(encoding="utf-8")) == {"calls": [["stub", "a"]]}
+    assert json.loads((script.parent / f"{harnessrun.neutral('first')}.json").read_text(encoding="utf-8")) == {"calls": [["stub", "a"]]}
 
 
 def test_a_lab_that_will_not_import_is_fatal_and_a_child_that_says_nothing_died(ctx):
@@ -107,4 +108,4 @@ try:
 except ImportError:
     report(grader=False, kit=sys.modules["harnesskit"].__file__)
 """)
-    assert found["grader"] is False and Path(found["kit"]).name == "harnesskit.py"
+    assert found["grader"] is False and Path(found["kit"]).name == "util.py"

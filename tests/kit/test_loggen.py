@@ -442,3 +442,23 @@ def test_logs_speak_in_every_voice_and_keep_their_shape():
         assert round1_log(rng_for(seed, "v")).voice == "mixed"  # the default is unchanged
     with pytest.raises(ValueError):
         two_round_log(rng_for(0, "voices"), voice="shouting")
+
+
+def test_turns_have_the_lengths_real_sessions_have():
+    """A user's turn is anything from a word or two to a paragraph, an assistant's from a line to
+    several paragraphs, in every voice: not every message 3 to 9 words (a made log's tell)."""
+    from grader.checkkit.draws import VOICES
+    for voice in VOICES:
+        words = {"user": [], "assistant": []}
+        for seed in range(60):
+            log = round1_log(rng_for(seed, f"lengths-{voice}"), voice=voice)
+            for event in log.events:
+                message = event.get("message") or {}
+                if message.get("role") in words and message.get("content"):
+                    text = message["content"]
+                    # a script without spaces: count its characters in twos, as words go
+                    count = len(text.split()) if " " in text.strip() else max(1, len(text) // 2)
+                    words[message["role"]].append(count)
+        assert min(words["user"]) <= 3 and max(words["user"]) >= 40, (voice, sorted(words["user"]))
+        assert max(words["assistant"]) >= 100, (voice, sorted(words["assistant"]))
+        assert sum(1 for n in words["user"] if not 3 <= n <= 9) >= len(words["user"]) // 3, voice

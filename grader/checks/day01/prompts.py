@@ -31,6 +31,24 @@ def talk(ctx, lines: list[str], label: str, **options):
     return ctx.run_agent(cwd=ctx.workspace(label), input="".join(line + "\n" for line in lines), **options)
 
 
+def converse(ctx, lines: list[str], label: str, timeout: float = 30, **options):
+    """Type `lines` into the REPL on a pseudo-terminal, as a person at a terminal does: each
+    one at its prompt (none once the REPL has ended or stopped prompting), then Ctrl-D.
+    The finished child and what the REPL printed after each prompt (the echo taken off)."""
+    with ctx.start_agent(cwd=ctx.workspace(label), tty=True, **options) as child:
+        live = Live(ctx, child, terminal=True)
+        for number, line in enumerate(lines, 1):
+            wait_until(lambda: live.prompts() >= number or not child.running(), ctx.scaled(STEP_TIMEOUT))
+            if live.prompts() < number or not child.running():
+                break
+            child.send(line + "\n")
+        else:  # the answer to the last line, up to the next prompt (or the end)
+            wait_until(lambda: live.prompts() > len(lines) or not child.running(), ctx.scaled(SETTLE * 5))
+        child.close_stdin()
+        result = child.wait(timeout)
+    return result, live.said()
+
+
 class Live:
     """A REPL child driven one step at a time."""
 
@@ -52,6 +70,10 @@ class Live:
         """What the REPL printed after its prompt number `prompt` (1-based), so far."""
         parts = self._parts()
         return parts[prompt].strip() if len(parts) > prompt else ""
+
+    def said(self) -> list[str]:
+        """What the REPL printed after each of its prompts so far (stripped), as `answers` reads a pipe."""
+        return [part.strip() for part in self._parts()[1:]]
 
     def between(self, first: int, last: int) -> str:
         """Everything printed after prompt `first` and before prompt `last`."""

@@ -10,8 +10,9 @@ The contract is shared/days/day-04.md. How the checks get their inputs:
   generated for this run (ASCII, CJK, emoji), and judge the files in the grader:
   "unchanged" means not written at all (same inode, mtime and bytes);
 * timeout-kills-group runs a real command whose processes the harness finds from outside
-  (/proc, by a mark they inherit; never a PID file the lab could read and kill by), and
-  proves each PID is its own before it looks at it (harnesses/timeout_group.py);
+  (its own process tree in /proc, as the subreaper of all it starts; never a PID file or a
+  variable the lab could read), and proves each PID is its own before it looks at it
+  (harnesses/timeout_group.py);
 * write-is-atomic forks a writer that calls the lab's write_file on a large file in a
   loop and SIGKILLs it 20 times at random moments spread over a timed write, then
   writers killed by their own rename (whose os.fsync calls are watched), then first
@@ -27,7 +28,6 @@ from __future__ import annotations
 import re
 import shlex
 import stat
-import uuid
 from pathlib import Path
 
 from grader.checkkit import CheckFailed
@@ -38,7 +38,7 @@ from .calls import (Stamp, read_text, refused, said, sha, stub_in, tool_calls, t
                     write_text)
 
 PROMPT = "run the tests and fix the failing case"
-MARK_VAR = "JOB_TOKEN"  # inherited by every process a timed-out command starts: the harness finds them by it
+RETRIES = 2  # times a timeout check runs again when its command's processes never started (load)
 BUGGY_LINE = "    return a / b"
 GUARDED_LINE = '    if b == 0:\n        raise ValueError("cannot divide by zero")\n    return a / b'
 TIMED_OUT = re.compile(r"timed?[ -]?out\b[^0-9\n]{0,12}?(\d+(?:\.\d+)?)\s*(?:s\b|sec|seconds?\b)", re.IGNORECASE)
@@ -208,19 +208,21 @@ def test_timeout_kills_group(ctx):
     work.mkdir()
     limit = round(rng.uniform(0.3, 0.6), 2)
     sleep = round(rng.uniform(20, 40), 1)
-    # The harness finds these processes from outside (/proc, by a mark they inherit and the role
-    # each is named with), never from a file the lab could read: no PID file to kill by.
-    role = f"{MARK_VAR}_ROLE"
-    command = (f"{role}=grandchild sh -c 'trap \"\" TERM; exec sleep {sleep}' & "  # deaf to SIGTERM
-               f"{role}=sleeper sleep {sleep} & wait")
+    other = round(sleep + rng.uniform(0.5, 9.5), 1)
+    # The harness finds these processes from outside (its own process tree, as their subreaper), never
+    # from a file or a variable the lab could read: no PID file to kill by. Each one's sleep is its
+    # name there: a command line only it has.
+    command = (f"sh -c 'trap \"\" TERM; exec sleep {sleep}' & "  # deaf to SIGTERM
+               f"sleep {other} & wait")
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": 2.5, "settle": 0.5,
-           "mark_var": MARK_VAR, "token": uuid.uuid4().hex, "roles": ["shell", "grandchild", "sleeper"]}
+           "roles": {"shell": None, "grandchild": f"{sleep}", "sleeper": f"{other}"}}
     script = ctx.harness("timeout_group")
     answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-kills-group",
                               timeout=limit + 10, script=script)
-    if not (answer.get("pids_written") or {}).get("grandchild"):  # a loaded machine: once more, with time to start
+    for _ in range(RETRIES):  # a loaded machine: again, each time with 4 times the time to start
+        if (answer.get("pids_written") or {}).get("grandchild"):
+            break
         limit = job["timeout"] = round(limit * 4, 2)
-        job["token"] = uuid.uuid4().hex
         answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-kills-group",
                                   timeout=limit + 10, script=script)
     seconds, alive = answer.get("seconds"), answer.get("alive") or {}
@@ -253,18 +255,20 @@ def escaped_pipe_holder(ctx, rng, work: Path) -> None:
     say = ctx.say
     limit, grace = round(rng.uniform(0.4, 0.8), 2), 2 + ctx.scaled(6)
     code = "import os, sys, time; os.setsid(); time.sleep(float(sys.argv[1]))"
-    command = (f"{MARK_VAR}_ROLE=escaped python -S -c {shlex.quote(code)} {round(grace + 30)} & "
-               f"sleep {round(grace + 30)}; true")
+    away = round(grace + rng.uniform(30, 40), 1)
+    command = (f"python -S -c {shlex.quote(code)} {away} & "
+               f"sleep {round(away + rng.uniform(0.5, 5), 1)}; true")
     job = {"workdir": str(work), "timeout": limit, "command": command, "grace": grace, "settle": 0.5,
-           "mark_var": MARK_VAR, "token": uuid.uuid4().hex, "roles": ["shell", "escaped"], "wait_for": ["shell"]}
+           "roles": {"shell": None, "escaped": f"{away}"}, "wait_for": ["shell"]}
     script = ctx.harness("timeout_group")
     answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-escaped",
                               timeout=limit + grace + 10, script=script)
-    if not (answer.get("pids_written") or {}).get("escaped"):
-        # A loaded machine: once more, with time to start. The same script and job file, so
+    for _ in range(RETRIES):
+        if (answer.get("pids_written") or {}).get("escaped"):
+            break
+        # A loaded machine: again, with time to start. The same script and job file, so
         # the report (its reproduce line) does not depend on how busy the machine was.
         limit = job["timeout"] = round(limit * 4, 2)
-        job["token"] = uuid.uuid4().hex
         answer = ctx.harness_json("timeout_group", job, calls="run_command", label="timeout-escaped",
                                   timeout=limit + grace + 10, script=script)
     if not (answer.get("pids_written") or {}).get("escaped"):

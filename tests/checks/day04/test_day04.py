@@ -105,8 +105,8 @@ def test_calc_additions_keep_the_buggy_line_unique_and_count_the_tests():
 
 def test_harnesses_never_signal_a_group_or_a_pid_they_have_not_proven_theirs():
     """The process-safety rules of the day, on the harness sources: no killpg anywhere; the
-    timeout harness signals only through a pidfd after checking the process carries its
-    token; the atomic harness signals only the writer it has just forked."""
+    timeout harness signals only through a pidfd after checking the process is its own
+    descendant; the atomic harness signals only the writer it has just forked."""
     harnesses = DAY.checks_dir / "harnesses"
     for path in harnesses.glob("*.py"):
         source = path.read_text(encoding="utf-8")
@@ -116,7 +116,8 @@ def test_harnesses_never_signal_a_group_or_a_pid_they_have_not_proven_theirs():
     body = group[group.index("def kill_if_ours"):group.index("answer = {")]
     assert body.index("pidfd_open") < body.index("if ours(pid)") < body.index("pidfd_send_signal")
     ours = group[group.index("def ours"):group.index("def kill_if_ours")]
-    assert "pid <= 1" in ours and "os.getpid()" in ours and "MARK in env" in ours
+    assert "pid <= 1" in ours and "pid == ME" in ours and "in descendants(table)" in ours
+    assert "ME = os.getpid()" in group
     atomic = (harnesses / "atomic_writer.py").read_text(encoding="utf-8")
     kills = re.findall(r"os\.kill\((?:os\.getpid\(\)|\w+), [\w.]+\)", atomic)  # its own forked, unreaped writers, or a writer itself
     assert atomic.count("os.kill(") == len(kills)
@@ -148,13 +149,17 @@ def test_the_timeout_harness_finds_the_commands_processes_from_outside():
     """A lab can read every file of its workdir: a check that learnt the grandchild's PID from
     a file the command writes could be passed by killing what that file names. The commands
     of timeout-kills-group write no file, and the harness reads none but its job: it finds the
-    command's processes in /proc by the token they inherit (the corpus's
-    cheat_e2_kills_what_pid_files_name proves the difference)."""
+    command's processes as its own process tree in /proc, the subreaper of all it starts (the
+    corpus's cheat_e2_kills_what_pid_files_name proves the difference). Nothing marks them in a
+    way the lab can see: no variable in the environment, no name in the command but the
+    random sleep lengths."""
     group = (DAY.checks_dir / "harnesses" / "timeout_group.py").read_text(encoding="utf-8")
     assert "read_text(" not in group and "read_bytes(" not in group  # its job comes through the kit's harnesskit
     assert "job as read_job" in group and all(
         opened.startswith('f"/proc/') for opened in re.findall(r"(?<![\w.])open\((.*)", group))
-    assert 'os.listdir("/proc")' in group and "/environ" in group
+    assert 'os.listdir("/proc")' in group and "/environ" not in group and "os.environ" not in group
+    assert "prctl(36, 1" in group  # PR_SET_CHILD_SUBREAPER: an orphan of the command stays in the tree
     checks = (DAY.checks_dir / "checks.py").read_text(encoding="utf-8")
     timeout = checks[checks.index("def test_timeout_kills_group"):checks.index("def came_back")]
     assert "$$" not in timeout and "$!" not in timeout and ".pid" not in timeout and "pid_files" not in timeout
+    assert "mark_var" not in checks and "token" not in timeout and "_ROLE" not in checks

@@ -2,25 +2,27 @@
 
     python timeout_group.py LAB JOB.json      (the prelude takes LAB)
 
-JOB is {"workdir", "timeout", "command", "grace", "settle", "mark_var", "token",
-"roles": [ROLE, ...], "wait_for": [ROLE, ...]} (roles such as shell, grandchild,
-sleeper; wait_for defaults to shell and grandchild). The command's processes are found
-from outside, never from files the lab could read or write: every process it starts
-inherits MARK=TOKEN, and the command names each process it starts with
-MARK_ROLE=ROLE in that process's environment (the shell itself has none). While the
-call runs, a watcher thread notes every marked process /proc shows, with its role.
-The call goes through the lab's ToolRegistry on a thread; the harness waits at most
-timeout + grace for it, then looks (for up to `settle` seconds) whether the wait_for
-processes are gone, and kills every process it saw still running (proven ours). One
-answer, last.
+JOB is {"workdir", "timeout", "command", "grace", "settle", "roles": {ROLE: MARK, ...},
+"wait_for": [ROLE, ...]} (roles such as shell, grandchild, sleeper; wait_for defaults to
+shell and grandchild). The command's processes are found from outside, never from
+anything the lab could read or write (no variable in its environment, no PID file): this
+harness makes itself the subreaper of everything it starts (PR_SET_CHILD_SUBREAPER), so
+every process the command starts stays in its process tree, even one whose parent died
+or that left its session; a watcher thread walks that tree in /proc while the call runs.
+A process's role is the one whose MARK (a random number the command gives that process
+alone, such as its sleep's length) is in its command line; any other process of the tree
+is the shell. The call goes through the lab's ToolRegistry on a thread; the harness waits
+at most timeout + grace for it, then looks (for up to `settle` seconds) whether the
+wait_for processes are gone, and kills every process it saw still running (proven ours).
+One answer, last.
 
-Safety: a PID seen in /proc is never trusted. Before the harness looks at or
-signals a process, it proves the process is one this harness started: its
-/proc/PID/environ must hold MARK=TOKEN, a random token set here (every process the
-command starts inherits it). PIDs <= 1, this process and its parent are never touched,
+Safety: a PID seen in /proc is never trusted. Before the harness looks at or signals a
+process, it proves the process is one this harness started: a descendant of this process
+(its chain of parents in /proc leads here). PIDs <= 1 and this process are never touched,
 no process group is ever signalled, and a kill goes through a pidfd opened before the
 proof, so a PID reused in between can never receive it.
 """
+import ctypes
 import os
 import signal
 import threading
@@ -31,42 +33,68 @@ from harnesskit import failure, job as read_job, report
 
 job = read_job()
 workdir = Path(job["workdir"])
-MARK = f"{job['mark_var']}={job['token']}".encode()
-os.environ[job["mark_var"]] = job["token"]  # inherited by the command and all it starts
+MARKS = {role: str(mark) for role, mark in job["roles"].items() if mark}
+ME = os.getpid()
+try:  # orphans of the command are re-parented here, not to init: they stay in the tree
+    ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+except (OSError, AttributeError):
+    pass
 
 
-ROLE = f"{job['mark_var']}_ROLE=".encode()
+def parents():
+    """pid -> (parent pid, state) of every process /proc shows."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        found[int(entry)] = (int(fields[1]), fields[0])
+    return found
+
+
+def descendants(table=None):
+    """The pids whose chain of parents leads to this process."""
+    table = parents() if table is None else table
+    found, frontier = set(), {ME}
+    while frontier:
+        frontier = {pid for pid, (ppid, _) in table.items() if ppid in frontier and pid not in found}
+        found |= frontier
+    return found
+
+
+def role_of(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            words = handle.read().decode("utf-8", "replace").replace("\0", " ").split()
+    except OSError:
+        return None
+    named = [role for role, mark in MARKS.items() if mark in words]
+    return named[0] if len(named) == 1 else "shell"
 
 
 def marked():
-    """pid -> role of every process /proc shows whose environment holds this run's mark."""
+    """pid -> role of every live process of this harness's tree."""
+    table = parents()
     found = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) in (os.getpid(), os.getppid()):
+    for pid in descendants(table):
+        if table[pid][1] in (b"Z", b"X"):
             continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as handle:
-                env = handle.read().split(b"\0")
-        except OSError:
-            continue
-        if MARK in env:
-            role = next((item[len(ROLE):].decode() for item in env if item.startswith(ROLE)), "shell")
-            found[int(entry)] = role
+        role = role_of(pid)
+        if role is not None:
+            found[pid] = role
     return found
 
 
 def ours(pid):
-    """A live (not zombie) process whose environment carries this run's mark."""
-    if not isinstance(pid, int) or pid <= 1 or pid in (os.getpid(), os.getppid()):
+    """A live (not zombie) process of this harness's tree."""
+    if not isinstance(pid, int) or pid <= 1 or pid == ME:
         return False
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as handle:
-            env = handle.read().split(b"\0")
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            state = handle.read().rsplit(b")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return MARK in env and state not in (b"Z", b"X")
+    table = parents()
+    return pid in table and table[pid][1] not in (b"Z", b"X") and pid in descendants(table)
 
 
 def kill_if_ours(pid):
@@ -113,7 +141,9 @@ watching = threading.Event()
 
 def watch():
     while not watching.is_set():
-        seen.update(marked())
+        for pid, role in marked().items():
+            if seen.get(pid, "shell") == "shell":  # a process named before its exec is named by what it became
+                seen[pid] = role
         time.sleep(0.01)
 
 
@@ -128,10 +158,12 @@ answer["seconds"] = box.get("seconds", round(time.monotonic() - started, 3))
 answer["result"] = box.get("result")
 watching.set()
 watcher.join(1.0)
-seen.update(marked())
+for pid, role in marked().items():
+    if seen.get(pid, "shell") == "shell":
+        seen[pid] = role
 
 deadline = time.monotonic() + job["settle"]
-roles = job["roles"]
+roles = list(job["roles"])
 answer["pids_written"] = {role: role in seen.values() for role in roles}
 waited = job.get("wait_for") or ["shell", "grandchild"]
 
