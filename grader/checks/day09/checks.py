@@ -1,0 +1,1 @@
+"""Day 09 checks (placeholder)."""
