@@ -73,10 +73,11 @@ def find_instruction_files(workdir: Path) -> list[Path]:
 
 def read_instructions(paths: list[Path], root: Path) -> list[InstructionFile]:
     """Each file's text as it is on disk (UTF-8; what cannot be read is replaced), named by
-    its path relative to the root."""
+    its path relative to the root (a file outside it, by its absolute path)."""
     files = []
     for path in paths:
-        shown = path.resolve().relative_to(root.resolve()).as_posix()
+        path, root = path.resolve(), root.resolve()
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
         files.append(InstructionFile(shown, path.read_bytes().decode("utf-8", errors="replace")))
     return files
 
