@@ -5,7 +5,8 @@ Every check of the day is black-box: the agent runs as `python -m mca PROMPT` in
 workspace the check filled with generated files, talking to the grader's fake model
 server (grader/checkkit/fakeserver.py), which records every request. A page for `@url`
 comes from a second loopback server, `PageServer` (pytest-httpserver), which records
-every GET; nothing reaches the network.
+every GET; nothing reaches the network. The turn itself (run_turn, Turn, the request
+readers, the estimate) is the check kit's, grader/checkkit/turns.py, shared with day 9.
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ logged (grader/checkkit/turns.py). Resume is two (or three) real processes.
 
 Every draw holds the cases its check is about: a chain of nested directories with one
 name that is not ASCII and a directory on the way without a file; a `.git` two or more
-levels above the workdir, one just above it as a file (a worktree), one in the workdir
-itself, and no `.git` at all; files above the root, beside the path and below the
+levels above the workdir, one just above it as a file (a submodule or a worktree) inside a
+superproject's repository, one in the workdir itself (also a file, with a `.git` directory
+further up), and no `.git` at all; files above the root, beside the path and below the
 workdir; texts in plain English, one other script and mixed text (CJK, emoji); sizes
 that fill the cap exactly, go over it by a few characters, and one file over it alone;
 a file changed, one removed and one added between two processes, and a resume with
@@ -87,9 +88,11 @@ def test_root_to_leaf_order(ctx):
     deep.put(deep.chain[git_at + 1 + rng.randrange(middle)], rules(rng, v[1]))
     deep.put(deep.workdir, rules(rng, v[2]))
     add_decoys(deep, rng, v)
-    # B: a .git file (a worktree) just above the workdir; the root's file and the workdir's.
-    depth = rng.randint(2, 3)
+    # B: a .git file (a submodule) just above the workdir, in a superproject with its own .git
+    # and AGENTS.md: the nearest .git is the root; the root's file and the workdir's.
+    depth = 3  # the superproject's .git in chain[0], the .git file (a submodule) in chain[1]
     near = make_tree(ctx.tmp("near") / "work", rng, depth, depth - 2, git_file=True)
+    near.put(near.chain[0], rules(rng, v[2]))  # the superproject's: above the nearest .git
     near.put(near.root, rules(rng, v[1]))
     near.put(near.workdir, rules(rng, v[0]))
     add_decoys(near, rng, v)

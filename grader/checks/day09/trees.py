@@ -88,7 +88,8 @@ def chain_names(rng, count: int) -> list[str]:
 
 def make_tree(top: Path, rng, depth: int, git_at: int | None, git_file: bool = False) -> Tree:
     """A chain of `depth` directories under `top`; `.git` in chain[git_at] (None: nowhere),
-    a directory or, with `git_file`, a file like a worktree's."""
+    a directory or, with `git_file`, a file like a submodule's or a worktree's, then with
+    the superproject's `.git` directory in chain[0] above it (the nearest one is the root)."""
     chain, here = [], top
     for name in chain_names(rng, depth):
         here = here / name
@@ -99,6 +100,8 @@ def make_tree(top: Path, rng, depth: int, git_at: int | None, git_file: bool = F
         git = chain[git_at] / ".git"
         if git_file:
             git.write_text(f"gitdir: {top}/.worktrees/{token(rng)}\n", encoding="utf-8")
+            if git_at > 0:
+                (chain[0] / ".git" / "refs").mkdir(parents=True)
         else:
             (git / "refs").mkdir(parents=True)
             (git / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
