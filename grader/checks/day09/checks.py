@@ -11,7 +11,8 @@ levels above the workdir, one just above it as a file (a submodule or a worktree
 superproject's repository, one in the workdir itself (also a file, with a `.git` directory
 further up), and no `.git` at all; files above the root, beside the path and below the
 workdir; texts in plain English, one other script and mixed text (CJK, emoji); sizes
-that fill the cap exactly, go over it by a few characters, and one file over it alone;
+that fill the cap exactly, go over it by a few characters, and one file over it alone; a
+file saved with CRLF line ends on the bill;
 a file changed, one removed and one added between two processes, and a resume with
 nothing changed.
 """
@@ -142,9 +143,9 @@ def test_nearest_wins_over_budget(ctx):
     v = voices(rng)
     # A: the workdir's and the middle file fill all but a few characters; the root's goes over by a few.
     over = make_tree(ctx.tmp("over") / "repos", rng, 4, 0)
-    slack = rng.randint(0, 30)
+    slack = rng.randint(40, 70)  # the root's file is longer than what is left, and long enough to hold its marker
     leaf = rng.randint(CAP // 4, CAP // 2)
-    outer, mid, inner = (rules_of_size(rng, v[0], slack + rng.randint(1, 40)),
+    outer, mid, inner = (rules_of_size(rng, v[0], slack + rng.randint(1, 30)),
                          rules_of_size(rng, v[1], CAP - slack - leaf), rules_of_size(rng, v[2], leaf))
     r, m, w = over.put(over.root, outer), over.put(over.chain[2], mid), over.put(over.workdir, inner)
     # B: three files whose sizes add up to the cap exactly: all of them go.
@@ -167,7 +168,7 @@ def test_nearest_wins_over_budget(ctx):
             raise CheckFailed(ctx.say("budget.deep_lost", path=over.shown(path), size=len(over.texts[path]),
                                       cap=CAP, total=len(outer) + len(mid) + len(inner)),
                               seen=shown(text, 300))
-    if copies(request.messages, tree_body(over, r)) or outer.split()[0] in text:
+    if copies(request.messages, tree_body(over, r)) or copies(request.messages, outer.split()[0]):
         raise CheckFailed(ctx.say("budget.outer_sent", path=over.shown(r), total=len(outer) + len(mid) + len(inner),
                                   cap=CAP), seen=shown(text, 300))
     dropped_named(ctx, over, turn, r)
@@ -359,9 +360,15 @@ def test_bill_printed(ctx):
     tree = make_tree(ctx.tmp("bill") / "repo", rng, 3, 0)
     for directory, voice in zip(tree.chain, v):
         tree.put(directory, rules(rng, voice, (2, 8)))
+    crlf = rng.choice(list(tree.texts))  # one file saved with CRLF line ends: its chars count them, as sent
+    tree.put(crlf.parent, tree.texts[crlf].replace("\n", "\r\n"))
     turn = turn_in(ctx, tree, prompt_of(rng))
     request = expect_sent(ctx, turn, "-")
     text = instruction_text(request.messages)
+    body = tree_body(tree, crlf)
+    if body not in text and body.replace("\r\n", "\n") in text:
+        raise CheckFailed(ctx.say("bill.line_ends", path=tree.shown(crlf)), expected=shown(body[:80], 100),
+                          seen=shown(text[text.find(body.replace("\r\n", "\n")[:40]):][:80], 100))
     # The bill follows what was sent, in the order the message carries it (which files are
     # found is root-to-leaf-order's to judge): the workdir's at least.
     sent = [p for p in tree.texts if tree_body(tree, p) in text]

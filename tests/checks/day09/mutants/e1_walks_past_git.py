@@ -2,7 +2,7 @@
 system's root ("more rules is safer"), outermost first: the .git is never asked, so a
 file above the repository is read."""
 TARGET = "mca/instructions.py"
-FAILS = ("stops-at-repo-root", "no-file-no-message")
+FAILS = ("root-to-leaf-order", "stops-at-repo-root", "no-file-no-message")
 
 
 def find_instruction_files(workdir):
