@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 
-from grader.checkkit import CheckFailed, short
+from grader.checkkit import CheckFailed, differing, short
 from grader.checkkit.turns import estimate, expect_sent, model_server, run_turn, token
 
 from .trees import (CAP, VOICE_NAMES, add_decoys, copies, instruction_messages, instruction_text, make_tree, names,
@@ -263,9 +263,8 @@ def test_frozen_on_resume(ctx):
         second = turn_in(ctx, tree, prompt_of(rng), server=server, sessions=first.sessions, resume=True)
     request2 = expect_sent(ctx, second, "-")
     if request2.messages[:len(request1.messages)] != request1.messages:
-        raise CheckFailed(ctx.say("frozen.not_same", count=len(request1.messages)),
-                          expected=shown(instruction_text(request1.messages), 200),
-                          seen=shown(instruction_text(request2.messages), 200))
+        seen, expected = differing(instruction_text(request2.messages), instruction_text(request1.messages), 120)
+        raise CheckFailed(ctx.say("frozen.not_same", count=len(request1.messages)), expected=expected, seen=seen)
     for path in new:
         if copies(request2.messages, tree_body(tree, path)):
             raise CheckFailed(ctx.say("frozen.reread", path=tree.shown(path)), seen=shown(tree.texts[path], 100))
