@@ -5,133 +5,19 @@ Every check of the day is black-box: the agent runs as `python -m mca PROMPT` in
 workspace the check filled with generated files, talking to the grader's fake model
 server (grader/checkkit/fakeserver.py), which records every request. A page for `@url`
 comes from a second loopback server, `PageServer` (pytest-httpserver), which records
-every GET; nothing reaches the network.
+every GET; nothing reaches the network. The turn itself (run_turn, Turn, the request
+readers, the estimate) is the check kit's, grader/checkkit/turns.py, shared with day 9.
 """
 
 from __future__ import annotations
 
-import json
 import threading
-from dataclasses import dataclass, field
-from pathlib import Path
 
 from pytest_httpserver import HTTPServer
 from werkzeug.wrappers import Response
 
-from grader.checkkit import CheckFailed, ChildResult
-from grader.checkkit.context import TURN_TIMEOUT
-from grader.checkkit.fakeserver import FakeModelServer, RecordedRequest, reply_json
-from grader.checkkit.sessionlog import logs_in, read_lines
-
-WIDE_FROM = 0x0800  # the bill's documented estimate: ceil(narrow / 4) + wide (mca/refs/bill.py)
-LETTERS = "abcdefghijkmnpqrstuvwxyz"
-
-
-def estimate(text: str) -> int:
-    """The documented token estimate of the lab sheet and mca/refs/bill.py."""
-    wide = len([ch for ch in text if ord(ch) >= WIDE_FROM])
-    return (len(text) - wide + 3) // 4 + wide
-
-
-def token(rng, n: int = 6) -> str:
-    return "".join(rng.choice(LETTERS) for _ in range(n))
-
-
-def marker(rng, what: str = "m") -> str:
-    """A string that can only be in a request if the agent put it there."""
-    return f"{what}{token(rng, 10)}"
-
-
-@dataclass
-class Turn:
-    result: ChildResult
-    requests: list[RecordedRequest]
-    workspace: Path
-    sessions: Path
-    problems: list[str] = field(default_factory=list)
-    tty: bool = False  # the agent ran on a pseudo-terminal: stdout and stderr are one screen
-
-    @property
-    def said(self) -> str:
-        """What the agent told the user: stderr, or the whole screen when it ran on a terminal."""
-        return self.result.stdout.replace("\r\n", "\n") if self.tty else self.result.stderr
-
-    @property
-    def first(self) -> RecordedRequest | None:
-        return self.requests[0] if self.requests else None
-
-    def log_events(self) -> list[dict]:
-        logs = logs_in(self.sessions)
-        if len(logs) != 1:
-            return []
-        return [line.data for line in read_lines(logs[0]) if line.data is not None]
-
-
-def write_files(root: Path, files: dict[str, str | bytes]) -> None:
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_bytes(content.encode("utf-8"))
-
-
-def run_turn(ctx, name: str, prompt: str, files: dict[str, str | bytes] | None = None, *,
-             workspace: Path | None = None, sessions: Path | None = None, resume: bool = False,
-             server: FakeModelServer | None = None, tty: bool = False) -> Turn:
-    """One turn of the agent in a fresh workspace (or `workspace`) against a fake model server
-    (`server`, already started, for a session a second process resumes: the session keeps its URL).
-    `tty`: on a pseudo-terminal of its own (stdin, stdout and stderr), as a person runs it, so an
-    agent that behaves only when nobody is at a terminal is seen."""
-    ws = workspace if workspace is not None else ctx.workspace(name)
-    write_files(ws, files or {})
-    sessions = sessions if sessions is not None else ws.parent / "sessions"
-    args = ["--sessions-dir", str(sessions)] + (["--resume"] if resume else []) + [prompt]
-    if server is None:
-        with model_server() as server:
-            return run_turn(ctx, name, prompt, workspace=ws, sessions=sessions, resume=resume, server=server,
-                            tty=tty)
-    before = len(server.requests)
-    if tty:
-        child = ctx.start_agent(*args, cwd=ws, extra_env=server.env(), mock=False, tty=True)
-        result = child.wait(TURN_TIMEOUT)
-    else:
-        result = ctx.run_agent(*args, cwd=ws, extra_env=server.env(), mock=False, timeout=TURN_TIMEOUT)
-    requests = [r for r in server.requests[before:] if r.path.endswith("/chat/completions")]
-    return Turn(result, requests, ws, sessions, server.problems, tty)
-
-
-def model_server() -> FakeModelServer:
-    """A fake model that answers every request with one short text."""
-    return FakeModelServer(model=lambda request: reply_json("Noted."))
-
-
-def expect_sent(ctx, turn: Turn, prompt: str) -> RecordedRequest:
-    """The turn exited 0 and sent one request; returns it."""
-    ctx.expect_ok(turn.result)
-    if not turn.requests:
-        raise CheckFailed(ctx.say("turn.no_request", prompt=prompt), seen=ctx.evidence(turn.result))
-    return turn.requests[0]
-
-
-def user_content(request: RecordedRequest) -> object:
-    users = [m.get("content") for m in request.messages if isinstance(m, dict) and m.get("role") == "user"]
-    return users[-1] if users else None
-
-
-def text_of(content: object) -> str:
-    """A message content's text: the string, or its text parts joined."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
-    return ""
-
-
-def everything(request: RecordedRequest) -> str:
-    """The whole request body as text (every message, decoded): for "nothing of X was sent"."""
-    return json.dumps(request.json, ensure_ascii=False)
+from grader.checkkit.turns import (WIDE_FROM, Turn, estimate, everything, expect_sent, marker, model_server,  # noqa: F401
+                                   run_turn, text_of, token, user_content, write_files)
 
 
 class PageServer:

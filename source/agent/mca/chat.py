@@ -23,7 +23,7 @@ frozen to. A resumed session brings its history back from the log and talks to t
 model it was created with. Every agent event is recorded first and shown second:
 what is on the screen is already on disk.
 """
-# [or day 8+]
+# [or day 8]
 """One conversation: the history, the agent that extends it, and the log that records it.
 
 A Chat owns at most one open session log at a time. A new session is created only
@@ -36,6 +36,25 @@ what is on the screen is already on disk.
 Day 8: before a turn, the message's @-references are resolved (mca/refs). What they
 inject is part of the user message, so the log holds exactly what was sent; the bill
 is printed and logged (an ``injected`` event) before the message itself.
+"""
+# [or day 9+]
+"""One conversation: the history, the agent that extends it, and the log that records it.
+
+A Chat owns at most one open session log at a time. A new session is created only
+when the first turn starts (so opening the REPL and leaving creates nothing); its
+first event is the system message, carrying the model configuration the session is
+frozen to. A resumed session brings its history back from the log and talks to the
+model it was created with. Every agent event is recorded first and shown second:
+what is on the screen is already on disk.
+
+Day 8: before a turn, the message's @-references are resolved (mca/refs). What they
+inject is part of the user message, so the log holds exactly what was sent; the bill
+is printed and logged (an ``injected`` event) before the message itself.
+
+Day 9: a new session starts with the context the agent adds on its own, each a step of
+its own, in order: first the project's instructions (mca/instructions.py), one system
+message after the system prompt, with their bill. The first event freezes them, so a
+resumed session sends the text it started with and says which files changed since.
 """
 # [/day]
 
@@ -56,6 +75,9 @@ from .agent.loop import run_turn
 from .gateway import make_gateway
 # [/day]
 from .gateway.base import Gateway
+# [day 9+]
+from .instructions import Instructions, changed_files, load_instructions
+# [/day]
 # [day 8+]
 from .refs import expand
 from .refs.bill import bill
@@ -65,6 +87,9 @@ from .screen import Screen
 # [/day]
 # [day 7+]
 from .session import SessionLog
+# [day 9+]
+from .session import read_events
+# [/day]
 from .session.recorder import SessionRecorder
 from .session.resume import Resumed, resume
 # [/day]
@@ -157,6 +182,9 @@ class Chat:
         self.log: SessionLog | None = None
         self.recorder: SessionRecorder | None = None
         self.history: list[dict] = []
+        # [day 9+]
+        self.instructions: Instructions | None = None  # in force in this session (None: no session yet)
+        # [/day]
 
     def start_new(self) -> None:
         """Create a session; its first event is the system message."""
@@ -165,9 +193,27 @@ class Chat:
         self.session_id = self.log.session_id
         self.recorder = SessionRecorder(self.log)
         self.history = [{"role": "system", "content": SYSTEM_PROMPT}]
+        # [day 7-8]
         # The first event is written here, not by the recorder: it also freezes the model.
         self.log.append("message", message=self.history[0], config=self.agent.config)
         self.screen.status(f"new session {self.session_id} (log: {self.log.path})")
+        # [or day 9+]
+        # What the agent adds on its own at the start, one step each: the project's instructions.
+        self.instructions = self.start_instructions()
+        # The first event is written here, not by the recorder: it freezes the model and the instructions.
+        self.log.append("message", message=self.history[0], config=self.agent.config,
+                        instructions=self.instructions.record())
+        self.screen.status(f"new session {self.session_id} (log: {self.log.path})")
+        for line in self.instructions.bill():  # the bill, printed even when it is zero
+            self.screen.status(line)
+
+    def start_instructions(self) -> Instructions:
+        """Read the project's AGENTS.md files and put them in the history, once, after the system prompt."""
+        instructions = load_instructions(self.agent.workdir)
+        if instructions.message() is not None:
+            self.history.append(instructions.message())
+        return instructions
+        # [/day]
 
     def resume(self, session_id: str | None = None) -> Resumed:
         """Continue the latest session, or ``session_id``, and say what came back."""
@@ -176,11 +222,49 @@ class Chat:
         self.log, self.session_id = resumed.log, resumed.session_id
         self.recorder = SessionRecorder(resumed.log)
         self.history = list(resumed.messages)
+        # [day 9+]
+        self.restore_instructions()
+        # [/day]
         for note in resumed.notes:  # why first (where the log stopped, which fork), then where the work goes on
             self.screen.status(note)
         self.screen.status(f"resumed {resumed.session_id}: {resumed.replayed} messages restored")
         self.use_config(resumed.config)
+        # [day 9+]
+        if self.instructions is not None and self.instructions.files:
+            chars = sum(f["chars"] for f in self.instructions.files)
+            tokens = sum(f["tokens"] for f in self.instructions.files)
+            self.screen.status(f"instructions: as frozen when the session started, {len(self.instructions.files)} "
+                               f"file(s), {chars} chars ≈ {tokens} tokens")
+        # [/day]
         return resumed
+    # [day 9+]
+
+    def restore_instructions(self) -> None:
+        """The instructions the session started with, back in the history after the system
+        prompt, and a note naming every AGENTS.md that changed on disk since."""
+        # BEGIN SOLUTION day-09 E3
+        events = read_events(self.log.path).events
+        first = events[0].fields if events and events[0].seq == 1 else {}
+        frozen = Instructions.from_record(first.get("instructions"))
+        self.instructions = frozen or Instructions()
+        if frozen is None:
+            return  # a session from before day 9 froze none: it goes on without
+        if frozen.message() is not None:
+            self.history.insert(1, frozen.message())
+        changes = changed_files(frozen, self.agent.workdir)
+        if changes:
+            self.screen.status("note: instruction files changed since this session started: " + "; ".join(changes)
+                               + ". The session keeps the text it started with (/instructions shows it); "
+                               "a new session reads the files again.")
+        # END SOLUTION day-09 E3
+        # BEGIN SCAFFOLD day-09 E3
+        # # TODO(E3): use what the session's first event froze (Instructions.from_record), not the
+        # # files as they are now, and say which files changed since (changed_files).
+        # self.instructions = load_instructions(self.agent.workdir)
+        # if self.instructions.message() is not None:
+        #     self.history.insert(1, self.instructions.message())
+        # END SCAFFOLD day-09 E3
+    # [/day]
 
     def use_config(self, config: dict | None) -> None:
         """Talk to the model the session was created with, whatever today's environment names."""

@@ -34,6 +34,9 @@ HELP = """commands:
   /fork       the points this session can be forked at
   /fork N     fork at event N and continue in the new session
   /sessions   the sessions in the sessions dir, newest first
+# [day 9+]
+  /instructions  the project instructions in force in this session
+# [/day]
   /exit       leave (Ctrl+D works too)
   /help       this text"""
 # [/day]
@@ -100,8 +103,13 @@ def end_prompt_line() -> None:
 def run_command(chat: Chat, line: str) -> None:
     """Run one slash command; its problems are printed, never raised."""
     name, _, rest = line.partition(" ")
+    # [day 7-8]
     handlers = {"/log": show_log, "/fork": fork_command, "/sessions": show_sessions,
                 "/help": lambda chat, rest: print(HELP)}
+    # [or day 9+]
+    handlers = {"/log": show_log, "/fork": fork_command, "/sessions": show_sessions,
+                "/instructions": show_instructions, "/help": lambda chat, rest: print(HELP)}
+    # [/day]
     handler = handlers.get(name)
     if handler is None:
         print(f"unknown command {name}; /help lists the commands")
@@ -169,4 +177,20 @@ def format_session(info, current: bool = False) -> str:
     messages = "?" if info.messages is None else info.messages
     damaged = "  (damaged)" if info.damaged else ""
     return f"{'*' if current else ' '} {info.session_id}  {messages} messages, {info.events} events{damaged}"
+# [day 9+]
+
+
+def show_instructions(chat: Chat, _rest: str) -> None:
+    """What the session sends as project instructions: the files, what was dropped, the text."""
+    instructions = chat.instructions
+    if instructions is None:
+        raise UserError("no session yet: the instructions are read when the first request starts one")
+    if not instructions.files:
+        print("no project instructions in force (no AGENTS.md from the repository root down to the workdir)")
+        return
+    print("instructions in force (frozen when the session started):")
+    for line in instructions.bill():
+        print(f"  {line}")
+    print(instructions.text)
+# [/day]
 # [/day]

@@ -36,6 +36,9 @@ What it understands:
 * "what is in @calc.py?" (any message with @-references) - answers from what was injected, without a tool;
   "what did I attach?" - the last line of the first injected block in the history (as sent, not as the file is now).
 # [/day]
+# [day 9+]
+* "what are the project rules?" - names each instruction file in the system messages and quotes its first line.
+# [/day]
 """
 
 from __future__ import annotations
@@ -56,8 +59,10 @@ HELP_TEXT = (
     'Try "run the tests and fix the failing case", or "read calc.py". '
     # [or day 7]
     'Try "run the tests and tell me which case fails", then "fix it", or "read calc.py". '
-    # [or day 8+]
+    # [or day 8]
     'Try "what is in @calc.py?", "run the tests and tell me which case fails", then "fix it". '
+    # [or day 9+]
+    'Try "what are the project rules?", "what is in @calc.py?", or "run the tests and tell me which case fails". '
     # [/day]
     "Set MCA_API_KEY (and leave MOCK unset) to talk to a real model."
 )
@@ -117,6 +122,9 @@ class Conversation:
 
 # The script: (does this row match?, the reply), tried in order; the first match answers.
 SCENARIOS: list[tuple[Callable[[Conversation], object], Callable[[Conversation], Reply]]] = [
+    # [day 9+]
+    (lambda c: "project rules" in c.request, lambda c: rules_reply(c.earlier)),
+    # [/day]
     # [day 8+]
     (lambda c: INJECTED.search(c.said), lambda c: attached_reply(c.said, INJECTED.findall(c.said))),
     (lambda c: "what did i attach" in c.request, lambda c: attached_before(c.earlier)),
@@ -473,4 +481,26 @@ def block_body(said: str, ref: str) -> str:
     start = said.find("\n", start) + 1
     end = said.find(f"[end of @{ref}]", start)
     return said[start:end] if start and end >= 0 else ""
+# [/day]
+# [day 9+]
+
+
+INSTRUCTION_HEADER = re.compile(r"^# Instructions from (\S+)$", re.MULTILINE)
+
+
+def rules_reply(earlier: list[dict]) -> Reply:
+    """Each instruction file the system messages carry, with the first line of its text."""
+    found = []
+    for message in earlier:
+        if message.get("role") != "system":
+            continue
+        text = content_text(message)
+        heads = list(INSTRUCTION_HEADER.finditer(text))
+        for k, head in enumerate(heads):
+            end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
+            lines = [line.strip() for line in text[head.end():end].splitlines() if line.strip()]
+            found.append(f"{head.group(1)} says `{lines[0] if lines else ''}`")
+    if not found:
+        return Reply("No project instructions reached me: I see no AGENTS.md in my context.")
+    return Reply(f"I follow {len(found)} instruction file(s), outermost first: " + "; ".join(found) + ".")
 # [/day]
