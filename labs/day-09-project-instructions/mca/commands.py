@@ -145,6 +145,9 @@ def describe_event(event: Event) -> str:
         return f"{f.get('where')}: {preview(f.get('message'), 60)}"
     if event.type == "fork":
         return f"forked from {f.get('from')} at seq {f.get('atSeq')}"
+    if event.type == "injected":
+        refs = ", ".join(str(ref.get("ref")) for ref in f.get("refs") or [])
+        return f"{preview(refs)}: {f.get('chars')} chars ≈ {f.get('tokens')} tokens (sent in the next message)"
     return "(a type this version does not know; kept, not replayed)"
 
 

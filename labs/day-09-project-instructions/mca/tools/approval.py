@@ -29,7 +29,6 @@ import fnmatch
 import re
 import shlex
 import sys
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -84,6 +83,8 @@ def load_rules(workdir: Path, extra: list[str] = ()) -> list[Rule]:
     rules = [parse_rule(text, "built in") for text in DEFAULT_RULES]
     path = workdir / RULES_FILE
     if path.is_file():
+        import tomllib  # only when there is a rules file to read
+
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

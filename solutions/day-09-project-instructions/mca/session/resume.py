@@ -20,7 +20,6 @@ event carries the gateway's `config`, and resume hands it back (`Resumed.config`
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,6 +86,8 @@ def matching_sessions(sessions_dir: Path | str, piece: str) -> list[str]:
 
 def close_matches(sessions_dir: Path | str, text: str, limit: int = 5) -> list[str]:
     """Ids that look like ``text`` (a typo in the digits), most alike first; [] if none does."""
+    import difflib  # only for an id that names no session
+
     def likeness(session_id: str) -> float:
         parts = (session_id, session_id[-len(text):], session_id[:len(text)])
         return max(difflib.SequenceMatcher(None, text, part).ratio() for part in parts)
