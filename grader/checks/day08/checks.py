@@ -116,20 +116,22 @@ def test_dir_listed(ctx):
         names = {f"{token(rng, 4)}{rng.choice(['', '_数据', '-v2'])}.{rng.choice(['py', 'txt', 'md'])}"
                  for _ in range(rng.randint(3, 5))}
         for k, name in enumerate(sorted(names)):
-            body = "" if k == 0 else file_text(rng, (1, 4))  # an empty file in every listing
+            seen_if_sent = marker(rng, "c")  # a word of its own: no text of the prompt can look like it
+            body = "" if k == 0 else f"{seen_if_sent} {file_text(rng, (1, 4))}"  # an empty file in every listing
             files[f"{d}/{name}"] = body
             if body:
-                contents.append(body.splitlines()[0])
+                contents.append(seen_if_sent)
             entries.append((name, len(body.encode("utf-8"))))
         dotfile = f".{token(rng)}{rng.choice(['', 'rc', '.toml'])}"  # a hidden entry is an entry too
-        dot_body = file_text(rng, (1, 2))
+        dot_mark = marker(rng, "c")
+        dot_body = f"{dot_mark} {file_text(rng, (1, 2))}"
         files[f"{d}/{dotfile}"] = dot_body
-        contents.append(dot_body.splitlines()[0])
+        contents.append(dot_mark)
         entries.append((dotfile, len(dot_body.encode("utf-8"))))
         for inner in (f"sub{token(rng, 4)}", f".{token(rng)}"):  # a subdirectory, and a hidden one
-            inner_body = file_text(rng, (1, 2))
-            files[f"{d}/{inner}/{token(rng, 4)}.txt"] = inner_body
-            contents.append(inner_body.splitlines()[0])
+            inner_mark = marker(rng, "c")
+            files[f"{d}/{inner}/{token(rng, 4)}.txt"] = f"{inner_mark} {file_text(rng, (1, 2))}"
+            contents.append(inner_mark)
             entries.append((inner, None))
         wanted[d] = entries
     d1, d2 = list(wanted)
