@@ -364,6 +364,66 @@ def near_misses(rng, api_key: str) -> list[str]:
     ]
 
 
+ON_DISK = """
+import builtins, io, os
+from harnesskit import answer, report, run
+
+def main(job):
+    target = os.path.realpath(job["path"])
+    secrets = job["secrets"]
+    seen, fds = [], set()
+    def mine(file):
+        try:
+            return isinstance(file, (str, bytes, os.PathLike)) and os.path.realpath(os.fsdecode(file)) == target
+        except (TypeError, ValueError):
+            return False
+    def holds(data):
+        raw = data.encode("utf-8", "replace") if isinstance(data, str) else bytes(data)
+        return any(s.encode("utf-8") in raw for s in secrets)
+    real_open, real_os_open, real_write = builtins.open, os.open, os.write
+    class Watched:
+        def __init__(self, handle):
+            self._handle = handle
+        def write(self, data):
+            if holds(data):
+                seen.append("write")
+            return self._handle.write(data)
+        def writelines(self, lines):
+            for line in lines:
+                self.write(line)
+        def __enter__(self):
+            self._handle.__enter__()
+            return self
+        def __exit__(self, *exc):
+            return self._handle.__exit__(*exc)
+        def __iter__(self):
+            return iter(self._handle)
+        def __getattr__(self, name):
+            return getattr(self._handle, name)
+    def spy_open(file, mode="r", *args, **kwargs):
+        handle = real_open(file, mode, *args, **kwargs)
+        return Watched(handle) if mine(file) and any(c in mode for c in "wax+") else handle
+    def spy_os_open(file, flags, *args, **kwargs):
+        fd = real_os_open(file, flags, *args, **kwargs)
+        if mine(file):
+            fds.add(fd)
+        return fd
+    def spy_write(fd, data):
+        if fd in fds and holds(data):
+            seen.append("os.write")
+        return real_write(fd, data)
+    builtins.open = io.open = spy_open
+    os.open, os.write = spy_os_open, spy_write
+    from mca.memory.store import MemoryStore
+    store = MemoryStore(job["path"], "project", tuple(job["known"]))
+    for text in job["texts"]:
+        answer(lambda: {"kept": store.add(text)[1]})
+    report(seen=seen)
+
+run(main)
+"""
+
+
 def test_secret_refused(ctx):
     """A memory that holds a secret (each documented key shape, a password= and MCA_API_KEY's value) is refused with a reason and never written, while one that only looks close is kept."""
     rng = ctx.rng("secret-refused")
@@ -394,6 +454,16 @@ def test_secret_refused(ctx):
         if not said.startswith("error") or len(said.split()) < 3:
             raise CheckFailed(ctx.say("secret.not_refused", shape=shape), expected=ctx.say("secret.refusal"),
                               seen=shown(said, 200))
+    # The file must never hold a secret, not even for the time of a write undone afterwards:
+    # every write to it is watched while add() is given each refused text.
+    path = ctx.tmp("secret-writes") / "memory.jsonl"
+    path.write_bytes(b"")
+    watched = ctx.harness_json("on_disk", {"path": str(path), "secrets": [secret for _, secret, _ in refused],
+                                           "known": [api_key], "texts": [text for _, _, text in refused]},
+                               calls="MemoryStore.add()", code=ON_DISK)
+    if watched.get("seen"):
+        raise CheckFailed(ctx.say("secret.on_disk", how=", ".join(dict.fromkeys(watched["seen"]))),
+                          seen=shown(str(watched["seen"]), 200))
     stored = files.texts()
     for text in kept:
         if text not in stored:
