@@ -165,7 +165,8 @@ def test_append_only(ctx):
             (text.partition(": ")[0] if ": " in text and len(text.partition(": ")[0]) <= 60 else text).split()).casefold(),
             "text": text, "at": at}))
     gone_key = " ".join(gone.split()).casefold()
-    lines.insert(rng.randint(len(kept), len(lines)), record_line(rng, {"op": "forget", "key": gone_key, "at": at + 1}))
+    # the tombstone after the forgotten memory's own record (and before or after the last one)
+    lines.insert(rng.randint(len(kept) + 1, len(lines)), record_line(rng, {"op": "forget", "key": gone_key, "at": at + 1}))
     lines.insert(rng.randint(0, len(lines)), json.dumps({"op": "pin", "key": token(rng), "note": mixed_text(rng)},
                                                         ensure_ascii=False))  # a record of a later version
     torn = '{"op": "add", "id": "m-' + token(rng) + '", "key": "' + token(rng)  # a crash mid-write
