@@ -151,6 +151,15 @@ def record_line(rng, record: dict) -> str:
     return json.dumps(dict(items), ensure_ascii=rng.choice([True, False]), separators=sep)
 
 
+def key_of(text: str) -> str:
+    """The sheet's key of a memory: the text before its first ": " (60 characters at most), else
+    the whole text, without case, runs of white space as one."""
+    head, found, _ = text.partition(": ")
+    if not found or not head.strip() or len(head) > 60:
+        head = text
+    return " ".join(head.split()).casefold()
+
+
 def test_append_only(ctx):
     """add() appends one record at the end of the memory file and never rewrites it: the file keeps its inode and every byte it held, and a duplicate writes nothing."""
     rng = ctx.rng("append-only")
@@ -161,10 +170,9 @@ def test_append_only(ctx):
     lines = []
     for text in kept + [gone, old]:
         at += rng.randint(1, 5000) + rng.random()
-        lines.append(record_line(rng, {"op": "add", "id": f"m-{token(rng)}", "key": " ".join(
-            (text.partition(": ")[0] if ": " in text and len(text.partition(": ")[0]) <= 60 else text).split()).casefold(),
-            "text": text, "at": at}))
-    gone_key = " ".join(gone.split()).casefold()
+        lines.append(record_line(rng, {"op": "add", "id": f"m-{token(rng)}", "key": key_of(text), "text": text,
+                                       "at": at}))
+    gone_key = key_of(gone)
     # the tombstone after the forgotten memory's own record (and before or after the last one)
     lines.insert(rng.randint(len(kept) + 1, len(lines)), record_line(rng, {"op": "forget", "key": gone_key, "at": at + 1}))
     lines.insert(rng.randint(0, len(lines)), json.dumps({"op": "pin", "key": token(rng), "note": mixed_text(rng)},

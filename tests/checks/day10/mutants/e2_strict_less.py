@@ -1,7 +1,7 @@
 """recall() keeps a memory only while the total stays strictly under the budget: one that
 fills it exactly is left out."""
 TARGET = "mca/memory/recall.py"
-FAILS = ("recall-budget",)
+FAILS = ("recall-budget", "project-over-user")
 
 
 def recall(user, project, budget=RECALL_BUDGET):
