@@ -37,7 +37,7 @@ Day 8: before a turn, the message's @-references are resolved (mca/refs). What t
 inject is part of the user message, so the log holds exactly what was sent; the bill
 is printed and logged (an ``injected`` event) before the message itself.
 """
-# [or day 9+]
+# [or day 9]
 """One conversation: the history, the agent that extends it, and the log that records it.
 
 A Chat owns at most one open session log at a time. A new session is created only
@@ -55,6 +55,30 @@ Day 9: a new session starts with the context the agent adds on its own, each a s
 its own, in order: first the project's instructions (mca/instructions.py), one system
 message after the system prompt, with their bill. The first event freezes them, so a
 resumed session sends the text it started with and says which files changed since.
+"""
+# [or day 10+]
+"""One conversation: the history, the agent that extends it, and the log that records it.
+
+A Chat owns at most one open session log at a time. A new session is created only
+when the first turn starts (so opening the REPL and leaving creates nothing); its
+first event is the system message, carrying the model configuration the session is
+frozen to. A resumed session brings its history back from the log and talks to the
+model it was created with. Every agent event is recorded first and shown second:
+what is on the screen is already on disk.
+
+Day 8: before a turn, the message's @-references are resolved (mca/refs). What they
+inject is part of the user message, so the log holds exactly what was sent; the bill
+is printed and logged (an ``injected`` event) before the message itself.
+
+Day 9: a new session starts with the context the agent adds on its own, each a step of
+its own, in order: first the project's instructions (mca/instructions.py), one system
+message after the system prompt, with their bill. The first event freezes them, so a
+resumed session sends the text it started with and says which files changed since.
+
+Day 10: when a session starts, the memories in force are recalled (mca/memory) into one
+system message after what opens the session, with its bill printed and logged (a
+``recalled`` event) first. It is a message event like any other, so a resumed session
+sends it as it was sent, and never recalls again.
 """
 # [/day]
 
@@ -77,6 +101,10 @@ from .gateway import make_gateway
 from .gateway.base import Gateway
 # [day 9+]
 from .instructions import Instructions, changed_files, load_instructions
+# [/day]
+# [day 10+]
+from .memory import Memories
+from .memory.recall import bill_event, bill_line, render
 # [/day]
 # [day 8+]
 from .refs import expand
@@ -163,6 +191,9 @@ class Agent:
     # [day 8+]
     workdir: Path = Path(".")  # where @-references are resolved (the tools' workdir)
     # [/day]
+    # [day 10+]
+    memories: Memories | None = None  # the user's and the project's memory files (None: no memory)
+    # [/day]
 
 
 class Chat:
@@ -206,6 +237,9 @@ class Chat:
         self.screen.status(f"new session {self.session_id} (log: {self.log.path})")
         for line in self.instructions.bill():  # the bill, printed even when it is zero
             self.screen.status(line)
+        # [day 10+]
+        self.recall_memory()  # its own step, after the instructions
+        # [/day]
 
     def start_instructions(self) -> Instructions:
         """Read the project's AGENTS.md files and put them in the history, once, after the system prompt."""
@@ -275,12 +309,34 @@ class Chat:
         named = self.agent.config.get("model")
         # [day 7]
         self.agent = Agent(make_gateway(config), self.agent.tools, self.agent.approver, dict(config))
-        # [or day 8+]
+        # [or day 8-9]
         self.agent = Agent(make_gateway(config), self.agent.tools, self.agent.approver, dict(config),
                            self.agent.workdir)
+        # [or day 10+]
+        self.agent = Agent(make_gateway(config), self.agent.tools, self.agent.approver, dict(config),
+                           self.agent.workdir, self.agent.memories)
         # [/day]
         self.screen.status(f"  this session uses model {config.get('model')} ({config.get('gateway')}), as when "
                            f"it was created; the environment names {named}")
+    # [/day]
+    # [day 10+]
+
+    def recall_memory(self) -> None:
+        """Put the memories in force into the new session: the bill printed, then the
+        ``recalled`` event and the message logged. No memory in force: nothing at all."""
+        if self.agent.memories is None:
+            return
+        recalled = self.agent.memories.recall()
+        if not recalled.memories and not recalled.left_out:
+            return
+        content = render(recalled.memories) if recalled.memories else ""
+        self.screen.status(bill_line(recalled, content))
+        self.log.append("recalled", **bill_event(recalled, content))
+        if not recalled.memories:
+            return  # every memory was over the budget: said on the bill, nothing sent
+        message = {"role": "system", "content": content}
+        self.history.append(message)
+        self.log.append("message", message=message)
     # [/day]
 
     def ask(self, text: str) -> str:

@@ -151,6 +151,12 @@ def describe_event(event: Event) -> str:
         refs = ", ".join(str(ref.get("ref")) for ref in f.get("refs") or [])
         return f"{preview(refs)}: {f.get('chars')} chars ≈ {f.get('tokens')} tokens (sent in the next message)"
     # [/day]
+    # [day 10+]
+    if event.type == "recalled":
+        ids = f.get("ids") or []
+        return (f"{len(ids)} of {len(ids) + (f.get('left_out') or 0)} memories, {f.get('chars')} chars "
+                f"≈ {f.get('tokens')} tokens (sent in the next message)")
+    # [/day]
     return "(a type this version does not know; kept, not replayed)"
 
 

@@ -29,6 +29,8 @@ from .session import SessionError, estimate_tokens, fork_points, read_events, re
 from .session.log import stop_note
 from .session.resume import ResumeError, list_sessions
 
+# [/day]
+# [day 7-9]
 HELP = """commands:
   /log        the events of this session, one per line, then counts
   /fork       the points this session can be forked at
@@ -37,6 +39,17 @@ HELP = """commands:
 # [day 9+]
   /instructions  the project instructions in force in this session
 # [/day]
+  /exit       leave (Ctrl+D works too)
+  /help       this text"""
+# [or day 10+]
+HELP = """commands:
+  /log        the events of this session, one per line, then counts
+  /fork       the points this session can be forked at
+  /fork N     fork at event N and continue in the new session
+  /sessions   the sessions in the sessions dir, newest first
+  /instructions  the project instructions in force in this session
+  /memory     the memories in force, numbered, newest first
+  /forget N   forget memory N of /memory (from the next session on)
   /exit       leave (Ctrl+D works too)
   /help       this text"""
 # [/day]
@@ -109,6 +122,9 @@ def run_command(chat: Chat, line: str) -> None:
     # [or day 9+]
     handlers = {"/log": show_log, "/fork": fork_command, "/sessions": show_sessions,
                 "/instructions": show_instructions, "/help": lambda chat, rest: print(HELP)}
+    # [/day]
+    # [day 10+]
+    handlers.update({"/memory": show_memory, "/forget": forget_command})
     # [/day]
     handler = handlers.get(name)
     if handler is None:
@@ -193,4 +209,34 @@ def show_instructions(chat: Chat, _rest: str) -> None:
         print(f"  {line}")
     print(instructions.text)
 # [/day]
+# [/day]
+# [day 10+]
+
+
+def memories_of(chat: Chat):
+    if chat.agent.memories is None:
+        raise UserError("no memory in this agent")
+    return chat.agent.memories
+
+
+def show_memory(chat: Chat, _rest: str) -> None:
+    """The memories in force, numbered in recall order (newest first, project over user)."""
+    listed = memories_of(chat).listing()
+    if not listed:
+        print("no memories (the model keeps one with the remember tool)")
+    for number, memory in enumerate(listed, 1):
+        print(f"{number:>3}. ({memory.scope}) {memory.text}")
+
+
+def forget_command(chat: Chat, rest: str) -> None:
+    """``/forget N``: a tombstone for memory N of /memory, in the file it came from."""
+    memories = memories_of(chat)
+    listed = memories.listing()
+    if not rest.isdigit() or not 1 <= int(rest) <= len(listed):
+        raise UserError(f"usage: /forget N, where N is a number /memory lists (1 to {len(listed)})"
+                        if listed else "no memories to forget")
+    memory = listed[int(rest) - 1]
+    memories.store(memory.scope).forget(memory.key)
+    print(f"forgot {rest}: ({memory.scope}) {memory.text} - from the next session on; "
+          "the file keeps its record, marked forgotten")
 # [/day]

@@ -49,6 +49,9 @@ from .repl import run_repl
 # [day 2+]
 from .screen import Screen
 # [/day]
+# [day 10+]
+from .memory import Memories
+# [/day]
 # [day 7+]
 from .session import SessionError
 from .session.resume import NoSuchSession, ResumeError, list_sessions, pick_session, session_ids
@@ -166,7 +169,12 @@ def run_agent(args: argparse.Namespace) -> int:
     # [/day]
     # [day 3+]
     workdir = workdir_of(args)
+    # [/day]
+    # [day 3-9]
     tools = default_tools(workdir)
+    # [or day 10+]
+    memories = Memories.open(workdir)
+    tools = default_tools(workdir, memories=memories)
     # [/day]
     # [day 5+]
     try:
@@ -184,8 +192,10 @@ def run_agent(args: argparse.Namespace) -> int:
     agent = Agent(make_gateway(config), tools, approver)
     # [or day 7]
     agent = Agent(make_gateway(config), tools, approver, config)
-    # [or day 8+]
+    # [or day 8-9]
     agent = Agent(make_gateway(config), tools, approver, config, workdir)
+    # [or day 10+]
+    agent = Agent(make_gateway(config), tools, approver, config, workdir, memories)
     # [/day]
     screen = Screen()
     screen.status(describe(config))

@@ -39,6 +39,10 @@ What it understands:
 # [day 9+]
 * "what are the project rules?" - names each instruction file in the system messages and quotes its first line.
 # [/day]
+# [day 10+]
+* "remember that TEXT" (or "remember for this project that TEXT") - calls remember with TEXT, then says
+  what the tool answered; "what do you remember?" - the memory lines recalled into this session.
+# [/day]
 """
 
 from __future__ import annotations
@@ -61,8 +65,11 @@ HELP_TEXT = (
     'Try "run the tests and tell me which case fails", then "fix it", or "read calc.py". '
     # [or day 8]
     'Try "what is in @calc.py?", "run the tests and tell me which case fails", then "fix it". '
-    # [or day 9+]
+    # [or day 9]
     'Try "what are the project rules?", "what is in @calc.py?", or "run the tests and tell me which case fails". '
+    # [or day 10+]
+    'Try "remember that the tests run with python -m unittest", then in a new session "what do you remember?", '
+    'or "what is in @calc.py?". '
     # [/day]
     "Set MCA_API_KEY (and leave MOCK unset) to talk to a real model."
 )
@@ -124,6 +131,10 @@ class Conversation:
 SCENARIOS: list[tuple[Callable[[Conversation], object], Callable[[Conversation], Reply]]] = [
     # [day 9+]
     (lambda c: "project rules" in c.request, lambda c: rules_reply(c.earlier)),
+    # [/day]
+    # [day 10+]
+    (lambda c: REMEMBER.match(c.said), lambda c: remember_reply(REMEMBER.match(c.said), c.turn, c.next_id)),
+    (lambda c: "what do you remember" in c.request, lambda c: recalled_reply(c.earlier)),
     # [/day]
     # [day 8+]
     (lambda c: INJECTED.search(c.said), lambda c: attached_reply(c.said, INJECTED.findall(c.said))),
@@ -503,4 +514,32 @@ def rules_reply(earlier: list[dict]) -> Reply:
     if not found:
         return Reply("No project instructions reached me: I see no AGENTS.md in my context.")
     return Reply(f"I follow {len(found)} instruction file(s), outermost first: " + "; ".join(found) + ".")
+# [/day]
+# [day 10+]
+
+
+REMEMBER = re.compile(r"^remember (?:(for this project) )?that (.+)$", re.IGNORECASE | re.DOTALL)
+MEMORY_HEADER = "[memory: "
+
+
+def remember_reply(asked: re.Match, turn: list[dict], next_id: str) -> Reply:
+    """Keep what the user asked to be kept, then say what the remember tool answered."""
+    result = last_tool_result(turn)
+    if result is None:
+        scope = "project" if asked.group(1) else "user"
+        return Reply("I will remember that.", [(next_id, "remember", {"text": asked.group(2).strip(), "scope": scope})])
+    if is_refusal(result):
+        return Reply(f"I did not keep it: {first_line(result)}")
+    return Reply(f"Done: {first_line(result)}")
+
+
+def recalled_reply(earlier: list[dict]) -> Reply:
+    """The memory lines this session started with, as the history carries them."""
+    for message in earlier:
+        content = content_text(message)
+        if message.get("role") == "system" and content.startswith(MEMORY_HEADER):
+            lines = [line[2:] for line in content.splitlines() if line.startswith("- ")]
+            return Reply(f"I remember {len(lines)} thing" + ("" if len(lines) == 1 else "s") + ": "
+                         + "; ".join(lines) + ".")
+    return Reply("Nothing was recalled into this session.")
 # [/day]

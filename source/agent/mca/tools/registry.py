@@ -104,11 +104,21 @@ def default_tools(workdir: Path,
                   # [day 4+]
                   command_timeout: float = 60.0,
                   # [/day]
+                  # [day 10+]
+                  memories=None,  # mca.memory.Memories: the remember tool writes there
+                  # [/day]
                   ) -> ToolRegistry:
     """Every tool of the agent, bound to one workdir."""
     # [day 3]
     return ToolRegistry(file_tools(workdir))
-    # [or day 4+]
+    # [or day 4-9]
     return ToolRegistry(file_tools(workdir) + shell_tools(workdir, command_timeout))
+    # [or day 10+]
+    extra = []
+    if memories is not None:
+        from ..memory.tool import memory_tools
+
+        extra = memory_tools(memories)
+    return ToolRegistry(file_tools(workdir) + shell_tools(workdir, command_timeout) + extra)
     # [/day]
 # [/day]

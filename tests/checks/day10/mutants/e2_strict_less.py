@@ -1,0 +1,18 @@
+"""recall() keeps a memory only while the total stays strictly under the budget: one that
+fills it exactly is left out."""
+TARGET = "mca/memory/recall.py"
+FAILS = ("recall-budget", "project-over-user")
+
+
+def recall(user, project, budget=RECALL_BUDGET):
+    keys = {m.key for m in project}
+    candidates = sorted(list(project) + [m for m in user if m.key not in keys], key=lambda m: m.at, reverse=True)
+    if budget is None:
+        return Recall(candidates, 0)
+    taken, used = [], 0
+    for memory in candidates:
+        if used + len(memory.text) >= budget:
+            break
+        taken.append(memory)
+        used += len(memory.text)
+    return Recall(taken, len(candidates) - len(taken))
