@@ -271,9 +271,15 @@ def run_grader(argv: list[str], *, cwd: Path, env: dict[str, str], limit: float 
 
 
 def grade(case: Case, base: Path, *, kit: Path | None = None, extra: tuple[str, ...] = (),
-          label: str | None = None, scale: str = TIMEOUT_SCALE, hermetic: bool = False) -> Run:
+          label: str | None = None, scale: str | None = None, hermetic: bool = False) -> Run:
     """Grade the case's lab with `kit` (default: a fresh copy of the kit of its own), its
-    time limits under GRADER_TIMEOUT_SCALE=`scale`."""
+    time limits under GRADER_TIMEOUT_SCALE=`scale`: by default a tenth of the real limits
+    for a case some of whose checks must wait one out, and the real limits for the others
+    (nothing of theirs waits, so the shrunk limits would only turn a loaded machine into
+    timeouts: a lab that floods 100 MB per run is about memory and caps, not speed)."""
+    if scale is None:
+        waits = "timeout" in case.statuses.values() or case.others == "timeout"
+        scale = TIMEOUT_SCALE if waits else "1"
     marker = f"hostile-{case.name}-{uuid.uuid4().hex[:12]}"
     root = base / (label or case.name)
     kit = kit or copy_kit(root / KIT_GUARD)
