@@ -236,6 +236,8 @@ def test_the_command_starts_with_the_signal_dispositions_it_would_have_had():
         def preexec(start=start):   # SIGINT and SIGHUP both so, whatever the suite itself was given
             signal.signal(signal.SIGINT, start)
             signal.signal(signal.SIGHUP, start)
+            for other in (signal.SIGQUIT, signal.SIGTERM, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU):
+                signal.signal(other, signal.SIG_DFL)  # a suite started in the background inherits SIGQUIT ignored
         options = dict(capture_output=True, text=True, timeout=60, preexec_fn=preexec)
         plain = subprocess.run(command, **options)
         boxed = subprocess.run(sandbox.wrap(command), **options)
