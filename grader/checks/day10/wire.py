@@ -20,22 +20,7 @@ from grader.checkkit.fakeserver import FakeModelServer, RecordedRequest
 from grader.checkkit.replies import reply_stream
 from grader.checkkit.sse import SSEStream
 from grader.checkkit.sessionlog import logs_in, read_lines
-
-LETTERS = "abcdefghijkmnpqrstuvwxyz"
-WIDE_FROM = 0x0800  # day 8's documented estimate: ceil(narrow / 4) + wide
-
-
-def estimate(text: str) -> int:
-    wide = len([ch for ch in text if ord(ch) >= WIDE_FROM])
-    return (len(text) - wide + 3) // 4 + wide
-
-
-def token(rng, n: int = 6) -> str:
-    return "".join(rng.choice(LETTERS) for _ in range(n))
-
-
-def marker(rng, what: str = "m") -> str:
-    return f"{what}{token(rng, 10)}"
+from grader.checkkit.turns import LETTERS, WIDE_FROM, estimate, marker, token  # noqa: F401 - the checks import them from here
 
 
 @dataclass
