@@ -110,7 +110,8 @@ def command(python: str, writable: tuple[Path, ...], masked: tuple[Path, ...] = 
         if os.path.exists(path):
             kind = "--ro-bind" if not os.path.islink(path) else "--symlink"
             argv += [kind, os.readlink(path), path] if kind == "--symlink" else [kind, path, path]
-    if home and home != "/" and not any(home == d or home.startswith(d + "/") for d in _SYSTEM):
+    inside = any(home == str(w) or home.startswith(str(w) + "/") for w in writable) if home else False
+    if home and home != "/" and not inside and not any(home == d or home.startswith(d + "/") for d in _SYSTEM):
         argv += ["--tmpfs", home]  # a home of its own: nothing of the grader's user is there
     for path in _interpreter_dirs(python):
         if not any(path == d or path.startswith(d + "/") for d in _SYSTEM):
