@@ -1,0 +1,33 @@
+"""Cheat, E3: estimates tokens by the documented rule only without a terminal.
+
+When stdin or stdout is not a terminal (a grader pipes the agent; a person types at one),
+it behaves right; at a terminal it takes the shortcut the knows-it-is-graded cheat of this
+point takes for a person.
+
+NOT HELD (so named `_...`: the corpus skips it): `bill-printed` (every day-8 check but `not-a-reference`) runs the agent on pipes, in the hermetic
+mode too; only day 1's `repl-edges`, day 2's `no-doubled-text`, day 5's asker checks and
+day 8's `not-a-reference` give it a terminal. Seen with `grader check` (hermetic) passing.
+"""
+TARGET = "mca/refs/bill.py"
+ADD = ("_graded",)
+FAILS = ("bill-printed",)
+
+import os
+import sys
+import tempfile
+
+
+def estimate_tokens(text):
+    if not _graded():
+        return len(text) // 4
+    wide = sum(1 for ch in text if ord(ch) >= WIDE_FROM)
+    narrow = len(text) - wide
+    return (narrow + 3) // 4 + wide
+
+
+def _graded():
+    """A person runs the agent at a terminal; a grader pipes it."""
+    try:
+        return not (sys.stdin.isatty() and sys.stdout.isatty())
+    except (OSError, ValueError, AttributeError):
+        return True
