@@ -66,7 +66,9 @@ for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
         importlib.import_module(module.name)
 print("imported")
 """
-_ALWAYS = {"PYTHONDONTWRITEBYTECODE": "1", "NO_COLOR": "1"}  # for the children's own children
+# For the children's own children: no bytecode in the workspace a check compares. (No NO_COLOR: a
+# person's shell seldom has it, so it told a graded run; the tools the agent runs write to pipes.)
+_ALWAYS = {"PYTHONDONTWRITEBYTECODE": "1"}
 _DROPPED = ("VIRTUAL_ENV", "PWD", "OLDPWD", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "_")
 
 

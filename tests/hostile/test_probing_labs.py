@@ -141,7 +141,7 @@ TOKEN = None  # no variable marks a child or its descendants any more (day 4 wal
 # sets (the mock's switch, the agent's variables, the lab on PYTHONPATH as the reproduce line
 # sets it, a terminal's TERM), the `python` links first on PATH, and two settings for the
 # agent's own children that many shells have too (docs/reliability.md).
-ADDED = {"MOCK", "PYTHONPATH", "TERM", "PYTHONDONTWRITEBYTECODE", "NO_COLOR"}
+ADDED = {"MOCK", "PYTHONPATH", "TERM", "PYTHONDONTWRITEBYTECODE"}
 
 
 def person(lab: Path, *args: str, cwd: Path) -> dict:
