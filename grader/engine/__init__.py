@@ -25,7 +25,6 @@ it to the next run, which removes it once nothing uses it).
 
 from __future__ import annotations
 
-import compileall
 import dataclasses
 import os
 import platform
@@ -248,11 +247,12 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
         found = hermetic.find(runner.python)
         runner.hermetic = found if found.bwrap else None
         runner.writable = (scratch,)
-        if runner.hermetic is not None:
-            # In the view the agent runs as `python -m` does for a person, without -I: the
-            # PYTHONDONTWRITEBYTECODE its own children are given applies to it too. Its bytecode
-            # is compiled here once (compiling runs none of the lab's code), not at every start.
-            compileall.compile_dir(str(graded), quiet=2, workers=1)
+        # In the view the agent runs as `python -m` does for a person, without -I: the
+        # PYTHONDONTWRITEBYTECODE its own children are given applies to it too, so it writes no
+        # bytecode. The import probe (-I: it ignores that variable) does, for every module it
+        # imports, into this copy, before any check runs (grader/engine/probe.py): the agent's
+        # children start from compiled code, and the compiling happens in the probe's child,
+        # on another core, not in the grader before the probe can start.
     return CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, sample=sample, keep=keep,
                         run_root=scratch, seed=seed, runner=runner, say=Messages.for_day(fixtures))
 
