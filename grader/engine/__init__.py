@@ -13,10 +13,14 @@ change the lab itself, nor the inputs later checks get. While the checks run, th
 grader's own current directory is the run root, so a child looking at its parent
 finds no kit there. Then one child imports the lab's package with a short limit:
 a lab that cannot start (a syntax error, an endless loop at import time) costs that
-one limit, and every check reports the one cause. Beside it another child runs the
+one limit, and every check reports the one cause. The same child then runs the
 agent's entry point with `--help`: an agent that never answers (an endless loop in
 `__main__`, before it reads its arguments) costs that one limit too, every check
 that runs the agent reports it, and so does the report's first line.
+
+A process that grades run after run (the watch's grading process) starts each run's
+pytest session before the run is asked for (`run_day`'s `ready`): the lab is copied
+and probed once the request came, inside a session whose start is already paid.
 
 Every child of the run dies with it, however the run ends (grader/spawn/groups.py),
 and the run root goes with it (grader/engine/runroot.py; a grader killed outright leaves

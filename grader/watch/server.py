@@ -2,10 +2,12 @@
 
 `grader watch` reads file events and keys in threads, and a process with threads
 cannot fork safely, so checks could only run one after another in it. The watch
-therefore forks this process first, before any thread starts. It waits for a
-request on a pipe, runs the engine with its checks side by side (grader/engine/parallel.py)
-and sends back each check's mark as it finishes, then the DayResult (or the
-engine's error). Its modules stay imported between runs.
+therefore forks this process first, before any thread starts. It starts the next
+run's pytest session (its plugins, the day's checks collected), waits in it for a
+request on a pipe, then runs the engine with its checks side by side
+(grader/engine/parallel.py) and sends back each check's mark as it finishes, then the
+DayResult (or the engine's error). Its modules stay imported between runs, and a
+re-grade pays none of pytest's start.
 
 It leads a process group of its own, so Ctrl-C at the terminal reaches only the
 watch, which passes it on once: the engine here stops the run's children and
