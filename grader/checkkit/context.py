@@ -10,7 +10,6 @@ without `--only`.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import shutil
 import threading
@@ -36,8 +35,8 @@ class AgentSilent(Exception):
 def neutral(name: str) -> str:
     """The name of a scratch directory for a check or a check's `name`: the same in every
     run, serial or side by side, and saying nothing of the check (a lab must not learn from
-    its working directory which check is looking)."""
-    return "tmp" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
+    its working directory which check is looking, nor that a grader made it)."""
+    return harnessrun.neutral(name)
 
 
 @dataclass
@@ -101,6 +100,13 @@ class CheckContext:
         if self.silent:
             raise AgentSilent(self.silent)
         return self.runner.start_agent(*args, cwd=cwd, **options)
+
+    def in_view(self, text: str) -> str:
+        """`text` (a job file's JSON, a path) as a lab child sees it: in a hermetic run the scratch
+        root has another path in the child's view (grader/spawn/hermetic.py, `PathMap`). What a
+        child prints comes back in the grader's paths by itself; a file the check writes for the
+        child to read holding paths needs this."""
+        return self.runner.in_view(text)
 
     def is_agent(self, result: ChildResult) -> bool:
         """The child ran the agent's entry point (`python -m <package> ...`), not a harness or tool."""

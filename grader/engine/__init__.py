@@ -286,6 +286,7 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
         found = hermetic.find(runner.python)
         runner.hermetic = found if found.bwrap else None
         runner.writable = (scratch,)
+        runner.paths = hermetic.view_of(scratch, runner.env().get("HOME"))
         # In the view the agent runs as `python -m` does for a person, without -I: the
         # PYTHONDONTWRITEBYTECODE its own children are given applies to it too, so it writes no
         # bytecode. The import probe (-I: it ignores that variable) does, for every module it

@@ -137,12 +137,18 @@ class Child:
     def __init__(self, argv, *, cwd: Path | str, env: dict[str, str] | None = None,
                  output_cap: int = DEFAULT_OUTPUT_CAP, stdin: bool = True, shown: str | None = None,
                  repro: str | None = None, on_finish: Callable[[ChildResult], None] | None = None,
-                 tty: bool = False):
+                 tty: bool = False, paths=None):
+        """`paths` (hermetic.PathMap): the child runs in a view where the scratch root has another
+        path; its environment and input are given in the view's paths, its output read back in
+        the host's (`argv` is already the view's: LabRunner writes it)."""
         self.argv = tuple(str(a) for a in argv)
+        self._paths = paths
         self.cwd = str(cwd)
         self._shown, self._repro, self._on_finish = shown, repro, on_finish
         self._env_overrides = {k: v for k, v in (env or {}).items() if os.environ.get(k) != v}
         env = dict(os.environ if env is None else env)
+        if paths is not None:
+            env = paths.env_to_view(env)
         preexec = groups.die_with_parent_preexec()
         self._started = time.perf_counter()
         self._tty: int | None = None  # the pseudo-terminal's master side, when the child has one
@@ -198,11 +204,16 @@ class Child:
     def running(self) -> bool:
         return self._waiter.is_alive()
 
+    def _host(self, text: str) -> str:
+        return self._paths.to_host(text) if self._paths is not None else text
+
     def stdout_so_far(self) -> str:
-        return self._out.text()
+        return self._host(self._out.text())
 
     def send(self, text: str) -> None:
         """Write `text` to the child's stdin, or type it on its terminal (ignored if it has gone)."""
+        if self._paths is not None:
+            text = self._paths.to_view(text)
         try:
             if self._tty is not None:
                 os.write(self._tty, text.encode("utf-8"))
@@ -282,7 +293,7 @@ class Child:
         returncode = self._proc.returncode
         self._result = ChildResult(
             argv=self.argv, cwd=self.cwd, returncode=None if timed_out else returncode,
-            stdout=self._out.text(), stderr=self._err.text(),
+            stdout=self._host(self._out.text()), stderr=self._host(self._err.text()),
             duration=round(time.perf_counter() - self._started, 3), timed_out=timed_out,
             stdout_truncated=self._out.truncated, stderr_truncated=self._err.truncated,
             shown=self._shown, repro=self._repro, env_overrides=self._env_overrides,

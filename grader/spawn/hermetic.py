@@ -3,9 +3,10 @@
 A lab child started through `View.wrap` runs under `bwrap` (the engine Flatpak uses) and
 sees only: the system's programs and libraries (/usr, /bin, /lib*, /etc, read-only), the
 interpreter's own prefix and the other directories of the child's PATH (read-only; the
-kit's are not on it), an empty HOME and /tmp, and the run's scratch root
-(read-write, at the same path, so no path in a check's arguments changes), in which the
-copy of the checks is masked by an empty directory. The kit, `solutions/`, the other
+kit's are not on it), an empty HOME and /tmp, and the run's scratch root (read-write, as
+`work` in that HOME: `PathMap`, so nothing the child is handed lies in a temporary directory;
+the paths it is handed and the paths it prints are rewritten between the two places), in
+which the copy of the checks is masked by an empty directory. The kit, `solutions/`, the other
 days' labs, the student's own lab, the grader package and its virtualenv are not there.
 It gets a PID namespace and a /proc of its own (`--unshare-pid --proc /proc`): no other
 process of the machine is visible, so no parent's command line, working directory or
@@ -22,6 +23,7 @@ docs/reliability.md describes.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,6 +46,39 @@ class Found:
     env: str = "env"
 
 
+@dataclass(frozen=True)
+class PathMap:
+    """Where the run's scratch root (`host`, a temporary directory) appears in the view (`view`,
+    a directory under the child's HOME, as a person's projects are): every path a child is
+    handed (argv, environment, stdin, a job file) is rewritten to the view's, and every path it
+    prints back to the host's, so a check reads what it would read without the view."""
+
+    host: str
+    view: str
+
+    def _swap(self, text: str, old: str, new: str) -> str:
+        if old not in text:
+            return text
+        return re.sub(re.escape(old) + r"(?![\w.-])", lambda _: new, text)
+
+    def to_view(self, text: str) -> str:
+        return self._swap(text, self.host, self.view)
+
+    def to_host(self, text: str) -> str:
+        return self._swap(text, self.view, self.host)
+
+    def env_to_view(self, env: dict[str, str]) -> dict[str, str]:
+        return {key: self.to_view(value) for key, value in env.items()}
+
+
+def view_of(host: Path, home: str | None) -> PathMap:
+    """The view's place for the scratch root `host`: `work` in the child's HOME (an empty one of
+    its own in the view), or in `/home/user` when HOME is unset or a system directory."""
+    if not home or home == "/" or any(home == d or home.startswith(d + "/") for d in _SYSTEM):
+        home = "/home/user"
+    return PathMap(str(host), os.path.join(home, "work"))
+
+
 _found: Found | None = None
 _lock = threading.Lock()
 
@@ -62,7 +97,7 @@ def _interpreter_dirs(python: str) -> list[str]:
 
 def command(python: str, writable: tuple[Path, ...], masked: tuple[Path, ...] = (), *,
             chdir: str | None = None, home: str | None = None, bwrap: str = "bwrap", env: str | None = None,
-            readable: tuple[str, ...] = ()) -> list[str]:
+            readable: tuple[str, ...] = (), paths: PathMap | None = None) -> list[str]:
     """The bwrap argv prefix for one child (the child's own argv follows it).
 
     With `env` (coreutils' env): bwrap itself ignores SIGINT and the child gets it back as
@@ -75,7 +110,8 @@ def command(python: str, writable: tuple[Path, ...], masked: tuple[Path, ...] = 
         if os.path.exists(path):
             kind = "--ro-bind" if not os.path.islink(path) else "--symlink"
             argv += [kind, os.readlink(path), path] if kind == "--symlink" else [kind, path, path]
-    if home and home != "/" and not any(home == d or home.startswith(d + "/") for d in _SYSTEM):
+    inside = any(home == str(w) or home.startswith(str(w) + "/") for w in writable) if home else False
+    if home and home != "/" and not inside and not any(home == d or home.startswith(d + "/") for d in _SYSTEM):
         argv += ["--tmpfs", home]  # a home of its own: nothing of the grader's user is there
     for path in _interpreter_dirs(python):
         if not any(path == d or path.startswith(d + "/") for d in _SYSTEM):
@@ -83,13 +119,14 @@ def command(python: str, writable: tuple[Path, ...], masked: tuple[Path, ...] = 
     for path in readable:  # the child's PATH outside the system's dirs: the commands a person has
         if os.path.isabs(path) and not any(path == d or path.startswith(d + "/") for d in _SYSTEM):
             argv += ["--ro-bind-try", path, path]
-    for path in writable:
-        argv += ["--bind", str(path), str(path)]
+    seen = paths.to_view if paths is not None else str
+    for path in writable:  # at the view's own path (`paths`), or at the same one
+        argv += ["--bind", str(path), seen(str(path))]
     for path in masked:
         if Path(path).is_dir():
-            argv += ["--tmpfs", str(path)]
+            argv += ["--tmpfs", seen(str(path))]
     if chdir:
-        argv += ["--chdir", str(chdir)]
+        argv += ["--chdir", seen(str(chdir))]
     return argv + ["--", *([env, "--default-signal=INT"] if env else [])]
 
 

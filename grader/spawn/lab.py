@@ -93,14 +93,22 @@ class LabRunner:
     hermetic: "hermetic.Found | None" = None  # bwrap: every child in a view of its own (hermetic.py)
     writable: tuple[Path, ...] = ()  # ... that holds these read-write (the run's scratch root)
     masked: tuple[Path, ...] = ()    # ... and these as empty directories (the copy of the checks)
+    paths: "hermetic.PathMap | None" = None  # ... where the scratch root is somewhere else (under HOME)
 
     def _wrap(self, argv: list[str], cwd, env: dict[str, str]) -> list[str]:
         if self.hermetic is None or not self.hermetic.bwrap:
             return argv
         path = tuple(p for p in env.get("PATH", "").split(os.pathsep)
                      if p and not any(p == str(w) or p.startswith(str(w) + os.sep) for w in self.writable))
+        if self.paths is not None:
+            argv = [self.paths.to_view(str(a)) for a in argv]
         return hermetic.command(self.python, self.writable, self.masked, chdir=str(cwd), home=env.get("HOME"),
-                                bwrap=self.hermetic.bwrap, env=self.hermetic.env, readable=path) + argv
+                                bwrap=self.hermetic.bwrap, env=self.hermetic.env, readable=path,
+                                paths=self.paths) + argv
+
+    def in_view(self, text: str) -> str:
+        """`text` (a job, a path) as a lab child sees it: the view's paths where it has one."""
+        return self.paths.to_view(text) if self.paths is not None and self._viewed() else text
 
     # -- environment -------------------------------------------------------------
 
@@ -154,7 +162,8 @@ class LabRunner:
         prefix = self._shown_env(env)
         path = f"PYTHONPATH={lab} " if python_path else ""
         repro = f"cd {shlex.quote(str(cwd))} && {prefix + ' ' if prefix else ''}{path}{shown}"
-        return {"shown": shown, "repro": repro, "on_finish": self.on_finish}
+        return {"shown": shown, "repro": repro, "on_finish": self.on_finish,
+                "paths": self.paths if self._viewed() else None}
 
     # -- the agent -----------------------------------------------------------------
 

@@ -43,6 +43,8 @@ found["flags"] = {name: getattr(sys.flags, name) for name in dir(sys.flags)
                   if not name.startswith("_") and isinstance(getattr(sys.flags, name), int)}
 found["handed"] = [a for a in sys.argv if a.startswith("/")]
 found["cwd"] = os.getcwd()
+found["cwd_hex"] = os.getcwd().encode().hex()  # as the child saw it: the grader reads printed paths back in its own
+found["tmp_listing"] = sorted(os.listdir(tempfile_dir)) if os.path.isdir(tempfile_dir := "/tmp") else None
 chain, pid = [], os.getpid()
 for _ in range(20):
     try:
@@ -178,6 +180,22 @@ def test_in_a_hermetic_run_the_working_directory_has_an_ordinary_name(probing_la
     seen = probe(probing_lab, True)
     assert tells(seen["cwd"]) == [], seen["cwd"]
     assert seen["cwd"].endswith("/workspace")
+
+
+@needs_bwrap
+def test_in_a_hermetic_run_the_working_directory_is_in_home_not_in_the_temporary_directory(probing_lab):
+    """A workdir under /tmp (or $TMPDIR) says "made by a program": in the view the scratch root is
+    a folder in HOME, with ordinary names all the way down, and /tmp is empty."""
+    seen = probe(probing_lab, True)
+    cwd = bytes.fromhex(seen["cwd_hex"]).decode()
+    home = seen["env"]["HOME"]
+    assert cwd.startswith(home.rstrip("/") + "/"), (cwd, home)
+    assert not cwd.startswith(("/tmp/", tempfile.gettempdir() + "/")), cwd
+    parts = cwd[len(home):].strip("/").split("/")
+    assert not [p for p in parts if p.startswith("tmp")], cwd
+    assert tells(cwd) == [], cwd
+    assert seen["tmp_listing"] == [], seen["tmp_listing"]
+    assert seen["cwd"] != cwd  # ... and what it printed came back to the grader in the grader's own paths
 
 
 @needs_bwrap

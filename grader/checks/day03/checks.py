@@ -27,6 +27,7 @@ import re
 from grader.checkkit import CheckFailed, short, short_end
 from grader.checkkit.draws import CJK_WORDS, VOICES
 from grader.checkkit.fakeserver import FakeModelServer
+from grader.checkkit.links import symlink
 
 from . import inputs
 from .cuts import NOTE_ROOM, at_the_ends, declares, room_needed, whole_lines
@@ -373,13 +374,13 @@ def _escape_scene(ctx, rng):
     write_files(elsewhere, {"secret.txt": f"{needle} {secrets[1]}\n"})
     plain, deep, dotted = list(inside)
     link_in, link_out, dir_out = f"link_{tag}", f"peek_{inputs.letters(rng, 4)}", f"door_{inputs.letters(rng, 4)}"
-    os.symlink(workdir / plain, workdir / link_in)
-    os.symlink(elsewhere / "secret.txt", workdir / link_out)
-    os.symlink(elsewhere, workdir / dir_out)
-    os.symlink(sibling / "secret.txt", workdir / deep.split("/")[0] / "deep_link.txt")
+    symlink(workdir / link_in, workdir / plain)
+    symlink(workdir / link_out, elsewhere / "secret.txt")
+    symlink(workdir / dir_out, elsewhere, directory=True)
+    symlink(workdir / deep.split("/")[0] / "deep_link.txt", sibling / "secret.txt")
     sub = deep.split("/")[0]
     via = root / f"here_{tag}"  # the workdir reached through a link, as a linked home or /tmp on macOS is
-    os.symlink(workdir, via)
+    symlink(via, workdir, directory=True)
     missing = f"gone_{inputs.letters(rng, 5)}"
     say = ctx.say
     refused = [

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from grader.checkkit import CheckFailed
 from grader.checkkit.draws import CJK_WORDS, EMOJI, mixed_text
+from grader.checkkit.links import symlink
 
 from . import inputs
 from .calls import (Stamp, read_text, refused, said, sha, stub_in, tool_calls, tree,
@@ -419,8 +420,8 @@ def test_write_outside_refused(ctx):
     keep = outside / inputs.file_name(rng)
     write_text(keep, mixed_text(rng) + "\n")
     link_dir, link_file = work / inputs.word(rng), work / inputs.file_name(rng)
-    link_dir.symlink_to(outside, target_is_directory=True)
-    link_file.symlink_to(keep)
+    symlink(link_dir, outside, directory=True)
+    symlink(link_file, keep)
     sub = inputs.word(rng)
     (work / sub).mkdir()
     nested = f"{inputs.word(rng)}/{inputs.word(rng)}/{inputs.file_name(rng)}"

@@ -346,7 +346,7 @@ def _asker_job(ctx, rng, label: str, stdin: str, tty_out: bool = False, text: st
     path = work / f"{label}.json"
     job = {"workdir": str(work), "stdin": stdin, "tty_out": tty_out, "out": str(work / "answers.jsonl"),
            "text": text, "calls": calls}
-    path.write_text(json.dumps(job), encoding="utf-8")
+    path.write_text(ctx.in_view(json.dumps(job)), encoding="utf-8")
     return path
 
 

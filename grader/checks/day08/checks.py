@@ -36,6 +36,7 @@ from grader.checkkit import CheckFailed, ChildTimeout, short
 from .wire import (PageServer, estimate, everything, expect_sent, marker, model_server, run_turn, text_of, token,
                    user_content)
 from grader.checkkit.draws import mixed_text
+from grader.checkkit.links import symlink
 
 def shown(value: object, limit: int = 300) -> str:
     """A text on one line, as JSON shows it (a newline as \\n, a CR as \\r), cut when long."""
@@ -324,8 +325,8 @@ def test_path_escape_refused(ctx):
     hidden = marker(rng, "h")
     (outside_dir / f"{hidden}.txt").write_text("x", encoding="utf-8")
     link, dlink = f"{token(rng)}.txt", f"l{token(rng)}"
-    (ws / link).symlink_to(secrets["link"][0])
-    (ws / dlink).symlink_to(outside_dir, target_is_directory=True)
+    symlink(ws / link, secrets["link"][0])
+    symlink(ws / dlink, outside_dir, directory=True)
     sub, inside = f"s{token(rng)}", f"{token(rng)}.txt"
     inside_text = file_text(rng, (1, 3))
     (ws / sub).mkdir()
