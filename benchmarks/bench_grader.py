@@ -158,6 +158,24 @@ def importtime_top(python: Path, env: dict, cwd: Path, top: int = 6) -> list[tup
     return sorted(totals.items(), key=lambda item: item[1], reverse=True)[:top]
 
 
+def base_python() -> str:
+    """The interpreter the grader's lab children run (grader/spawn/lab.py)."""
+    from grader.spawn.lab import base_python as base
+    return base()
+
+
+def site_imports(env: dict, cwd: Path, top: int = 3) -> list[tuple[str, float]]:
+    """What the base interpreter's `site` imports at start (cumulative time of site's own imports,
+    .pth files included), the heaviest first."""
+    done = run_child([base_python(), "-X", "importtime", "-c", "pass"], cwd=cwd, env=env)
+    found = []
+    for line in done.stderr.splitlines():
+        match = re.match(r"import time:\s+\d+ \|\s+(\d+) \| ( *)(\S+)", line)
+        if match and len(match.group(2)) == 2:  # imported by site itself (one level below it)
+            found.append((match.group(3), int(match.group(1)) / 1e6))
+    return sorted(found, key=lambda item: item[1], reverse=True)[:top]
+
+
 def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
     python = grader_python()
     script = python.parent / "grader"
@@ -217,6 +235,10 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
         "mca log inspect, PYTHONDONTWRITEBYTECODE=1": (inspect_argv, child_env(bytecode=False)),
         "import mca.cli": ([python, "-c", "import mca.cli"], lab_env),
         "import mca.commands": ([python, "-c", "import mca.commands"], lab_env),
+        # the agent's children run as a person runs them (in the grader's view, without -S): they
+        # pay the base interpreter's `site`, with whatever .pth files its site-packages holds
+        "base python -c pass": ([base_python(), "-c", "pass"], lab_env),
+        "base python -S -c pass": ([base_python(), "-S", "-c", "pass"], lab_env),
     }
     if quick:  # the breakdown's start-up probes are for full runs; quick keeps the smoke run short
         probes = {}
@@ -228,6 +250,7 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
                 start_times[name].append(done.wall)
     start = defaultdict(lambda: float("nan"), {name: median(values) for name, values in start_times.items()})
     heavy = [] if quick else importtime_top(python, env, course)
+    site_heavy = [] if quick else site_imports(lab_env, course)
 
     ratio_goal = wall / GOAL_SECONDS
     ratio_children = wall / child_sum if child_sum else float("inf")
@@ -303,6 +326,12 @@ def run(workdir: Path, quick: bool) -> tuple[list[Row], list[str]]:
                   f"source (PYTHONDONTWRITEBYTECODE=1): {fmt_time(compile_cost * 1e9)} x {mca_children} mca "
                   f"children = {fmt_time(compile_cost * mca_children * 1e9)} per grading that the grader's shared "
                   f"bytecode saves")
+    site_cost = start["base python -c pass"] - start["base python -S -c pass"]
+    detail.append(f"  site in every agent child: python -c pass {fmt_time(start['base python -c pass'] * 1e9)} vs "
+                  f"python -S -c pass {fmt_time(start['base python -S -c pass'] * 1e9)}: {fmt_time(site_cost * 1e9)} x "
+                  f"{mca_children} mca children = {fmt_time(site_cost * mca_children * 1e9)} per grading (the base "
+                  f"interpreter's site imports most: {', '.join(f'{n} {t * 1e3:.0f} ms' for n, t in site_heavy) or '-'}; "
+                  f"the floor runs with -S)")
     lazy = start["import mca.cli"] - start["import mca.commands"]
     light = sum(1 for c in children if kind_of(c["argv"]) in ("mca log inspect", "mca fork"))
     detail.append(f"  import mca.cli {fmt_time(start['import mca.cli'] * 1e9)} vs import mca.commands "

@@ -5,6 +5,8 @@ when it builds the app; `localise(lang)` again when `--lang` is parsed."""
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import sys
 
 from grader import i18n
@@ -12,10 +14,50 @@ from grader.i18n import help_word, word
 
 
 def install() -> None:
-    """Patch typer, click and rich where they print help and usage errors (each at most once)."""
+    """Patch typer, click and rich where they print help and usage errors (each at most once).
+    rich and typer's rich layer are patched when they are first imported (`_when_imported`):
+    typer imports them only to print help or an error, and a run that prints neither (every
+    `grader check`) does not pay their import, a tenth of the grader's start."""
     _tidy_help()
-    _keep_marks_off_line_starts()
+    _when_imported("rich.text", "marks", _keep_marks_off_line_starts)
     localise()
+
+
+class _AfterImport:
+    """A finder on sys.meta_path that runs a module's patches right after the module ran."""
+
+    def __init__(self):
+        self.patches: dict[str, dict[str, object]] = {}
+
+    def find_spec(self, name, path=None, target=None):
+        if name not in self.patches:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        plain = loader.exec_module
+
+        def exec_module(module):
+            plain(module)
+            for patch in list(self.patches.get(name, {}).values()):
+                patch()
+        loader.exec_module = exec_module   # this module's loader only
+        return spec
+
+
+_AFTER = _AfterImport()
+
+
+def _when_imported(module: str, purpose: str, patch) -> None:
+    """`patch()` now if `module` is imported, else right after it is (the latest patch for
+    each `purpose` wins)."""
+    if module in sys.modules:
+        patch()
+        return
+    _AFTER.patches.setdefault(module, {})[purpose] = patch
+    if _AFTER not in sys.meta_path:
+        sys.meta_path.insert(0, _AFTER)
 
 
 def _tidy_help() -> None:
@@ -49,16 +91,16 @@ def _tidy_help() -> None:
             return name + ("..." if self.nargs != 1 else "")
         core.TyperArgument._usage_display_name = usage_name
     base._grader_tidy = True
-    _fold_help()
+    if importlib.util.find_spec("rich") is not None:   # else click's plain help
+        _when_imported("typer.rich_utils", "fold", _fold_help)
+        _help_option()
 
 
 def _fold_help() -> None:
     """Help text that wraps between CJK characters: rich breaks lines at spaces only and
     crops a longer run with an ellipsis, so a Chinese sentence (no spaces) lost its end."""
-    try:
-        from typer import rich_utils
-    except ImportError:  # no rich: click's plain help
-        return
+    from typer import rich_utils
+
     make = getattr(rich_utils, "_make_rich_text", None)
     if make is None or getattr(make, "_grader_fold", False):
         return
@@ -70,6 +112,9 @@ def _fold_help() -> None:
         return text
     folding._grader_fold = True
     rich_utils._make_rich_text = folding
+
+
+def _help_option() -> None:
     from typer import core
 
     command = next((c for c in core.TyperCommand.__mro__ if "get_help_option" in vars(c)), None)
@@ -162,26 +207,34 @@ def localise(lang: str | None = None) -> None:
     language comes from the command line or the environment (as help_word's), and the
     callback sets it again once `--lang` is parsed."""
     lang = lang or i18n.language_in_args(sys.argv[1:]) or i18n.language()
-    try:
-        from typer import rich_utils
-    except ImportError:
-        rich_utils = None
-    if rich_utils is not None:
-        for name, key in _TYPER_CONSTANTS.items():
-            if hasattr(rich_utils, name):
-                setattr(rich_utils, name, i18n._word(f"typer.{key}", lang, _TYPER_VALUES.get(key, {})))
-        plain_error = getattr(rich_utils, "rich_format_error", None)
-        if plain_error is not None and not getattr(plain_error, "_grader_words", False):
-            def rich_format_error(self, *args, **kwargs):
-                message = self.format_message
-                if i18n.language() != i18n.SOURCE:
-                    self.format_message = lambda: _click_message(message())
-                try:
-                    return plain_error(self, *args, **kwargs)
-                finally:
-                    self.__dict__.pop("format_message", None)
-            rich_format_error._grader_words = True
-            rich_utils.rich_format_error = rich_format_error
+    if importlib.util.find_spec("rich") is not None:
+        _when_imported("typer.rich_utils", "words", lambda: _localise_rich(lang))
+    _localise_usage()
+
+
+def _localise_rich(lang: str) -> None:
+    """typer's rich layer in `lang` (its panel titles, and click's errors it prints)."""
+    from typer import rich_utils
+
+    for name, key in _TYPER_CONSTANTS.items():
+        if hasattr(rich_utils, name):
+            setattr(rich_utils, name, i18n._word(f"typer.{key}", lang, _TYPER_VALUES.get(key, {})))
+    plain_error = getattr(rich_utils, "rich_format_error", None)
+    if plain_error is not None and not getattr(plain_error, "_grader_words", False):
+        def rich_format_error(self, *args, **kwargs):
+            message = self.format_message
+            if i18n.language() != i18n.SOURCE:
+                self.format_message = lambda: _click_message(message())
+            try:
+                return plain_error(self, *args, **kwargs)
+            finally:
+                self.__dict__.pop("format_message", None)
+        rich_format_error._grader_words = True
+        rich_utils.rich_format_error = rich_format_error
+
+
+def _localise_usage() -> None:
+    """click's `Usage:` in the CLI's language (looked up when the usage is written)."""
     for module_name in ("typer._click.formatting", "click.formatting"):
         module = sys.modules.get(module_name)
         formatter = getattr(module, "HelpFormatter", None)

@@ -13,10 +13,14 @@ change the lab itself, nor the inputs later checks get. While the checks run, th
 grader's own current directory is the run root, so a child looking at its parent
 finds no kit there. Then one child imports the lab's package with a short limit:
 a lab that cannot start (a syntax error, an endless loop at import time) costs that
-one limit, and every check reports the one cause. Beside it another child runs the
+one limit, and every check reports the one cause. The same child then runs the
 agent's entry point with `--help`: an agent that never answers (an endless loop in
 `__main__`, before it reads its arguments) costs that one limit too, every check
 that runs the agent reports it, and so does the report's first line.
+
+A process that grades run after run (the watch's grading process) starts each run's
+pytest session before the run is asked for (`run_day`'s `ready`): the lab is copied
+and probed once the request came, inside a session whose start is already paid.
 
 Every child of the run dies with it, however the run ends (grader/spawn/groups.py),
 and the run root goes with it (grader/engine/runroot.py; a grader killed outright leaves
@@ -25,7 +29,6 @@ it to the next run, which removes it once nothing uses it).
 
 from __future__ import annotations
 
-import compileall
 import dataclasses
 import os
 import platform
@@ -131,7 +134,7 @@ def check_selection(day: Day, select) -> set[str] | None:
 
 def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=None, seed: int | None = None,
             hint_levels: Mapping[str, int] | None = None, on_check=None, jobs: int | None = None,
-            on_wait=None) -> DayResult:
+            on_wait=None, ready=None) -> DayResult | None:
     """Run `day`'s checks against `lab`; results come back in course.toml order.
 
     `hint_levels` gives, per check id, the hint level a failing check shows (default 1).
@@ -141,6 +144,11 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
     grader/engine/parallel.py); the results are the same. `on_wait(package, seconds)` is called
     once if the lab's package is still importing after SLOW_IMPORT s (the CLI's "importing
     mca ..." line): the grader waits up to `seconds` for it.
+    `ready`: start the run before it is asked for (a process that grades run after run, the
+    watch's): the run root, the copy of the checks and pytest's session up to the collected
+    checks are made first, then `ready()` is called and returns the run's (select, seed,
+    hint_levels, on_check), or None for no run at all (run_day then returns None). Only then
+    is the lab copied and its probe started, so a run pays none of pytest's start.
     Ctrl-C raises `Interrupted`.
     """
     from grader.course.manifest import mistyped_path
@@ -156,27 +164,55 @@ def run_day(course: Course, day: Day, lab: Path, *, keep: bool = False, select=N
         if wrong:
             raise EngineError(wrong + ".")
     lab = check_lab(day, lab)
-    selected = check_selection(day, select)
-    seed = new_seed() if seed is None else seed
+    selected = check_selection(day, select) if ready is None else None
     runroot.sweep()  # the run roots of gradings that were killed outright, once nothing uses them
     root = runroot.RunRoot()  # a name like any other program's temporary directory
     run_root = root.path
     started = time.perf_counter()
     terminated: list = []
+    probe = context = None
+    begun = False
     try:
         with children_get_default_sigint(), sigterm_interrupts(terminated):
-            context = _context(course, day, lab, run_root, seed, keep)
-            probe = Probe(context, on_wait)
+            fixtures = _copy(day.checks_dir, run_root / "fixtures", word("engine.the_checks"), ("__pycache__", "*.pyc"))
+            plugin = GraderPlugin(None, day=day, jobs=parallel.default_jobs() if jobs is None else max(1, jobs))
+
+            def begin() -> bool:
+                nonlocal probe, context, seed, selected, hint_levels, on_check, started, begun
+                if ready is not None:
+                    asked = ready()
+                    if asked is None:
+                        return False
+                    select_now, seed, hint_levels, on_check = asked
+                    started = time.perf_counter()
+                    check_lab(day, lab)
+                    selected = check_selection(day, select_now)
+                begun = True
+                seed = new_seed() if seed is None else seed
+                context = _context(course, day, lab, run_root, seed, keep, fixtures)
+                probe = Probe(context, on_wait)
+                plugin.context, plugin.select, plugin.before_checks = context, selected, probe.verdict
+                if on_check:
+                    plugin.on_done = lambda check_id, outcome: on_check(check_id, outcome.status)
+                return True
+
             try:
-                done = (lambda check_id, outcome: on_check(check_id, outcome.status)) if on_check else None
-                plugin = GraderPlugin(context, selected, on_done=done, jobs=parallel.default_jobs() if jobs is None else max(1, jobs),
-                                      before_checks=probe.verdict)
+                if ready is None:
+                    begin()   # the lab imports in the probe's child while pytest starts
+                else:
+                    plugin.begin = begin
                 # The copy taken before any student code ran, not the kit's file.
-                exit_code, output = run_pytest(context.fixtures / module.name, run_root, plugin)
+                exit_code, output = run_pytest(fixtures / module.name, run_root, plugin)
+                if plugin.begun_error is not None:
+                    raise plugin.begun_error
+                if not begun:   # no run was asked for (or pytest failed before it could be)
+                    _raise_for(plugin, exit_code, output, day, module)
+                    return None
                 blocked = probe.verdict()
                 _raise_for(plugin, exit_code, output, day, module)
             finally:
-                probe.stop()
+                if probe is not None:
+                    probe.stop()
             if blocked is None:
                 outcomes = plugin.outcomes
             else:
@@ -225,7 +261,8 @@ def _copy(source: Path, dest: Path, what: str, ignore=()) -> Path:
     return dest
 
 
-def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, keep: bool) -> CheckContext:
+def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, keep: bool,
+             fixtures: Path | None = None) -> CheckContext:
     """The run root holds the grader's own files (the copy of the checks, pytest's) and
     `work/`, the only part a lab child is given: the graded copy, the sample workspace,
     the `python` links and every check's scratch dirs. In a hermetic run a child sees
@@ -233,7 +270,8 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
     scratch = run_root / "work"
     scratch.mkdir()
     graded = _copy(lab, scratch / "lab", word("engine.the_lab"), (*_NOT_GRADED, *course.agent.runtime_dirs))
-    fixtures = _copy(day.checks_dir, run_root / "fixtures", word("engine.the_checks"), ("__pycache__", "*.pyc"))
+    if fixtures is None:  # else copied before (run_day copies the checks before pytest starts)
+        fixtures = _copy(day.checks_dir, run_root / "fixtures", word("engine.the_checks"), ("__pycache__", "*.pyc"))
     sample = None
     if course.workspace is not None:
         sample = _copy(course.workspace, scratch / "sample-workspace", word("engine.the_workspace"),
@@ -249,11 +287,12 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
         runner.hermetic = found if found.bwrap else None
         runner.writable = (scratch,)
         runner.paths = hermetic.view_of(scratch, runner.env().get("HOME"))
-        if runner.hermetic is not None:
-            # In the view the agent runs as `python -m` does for a person, without -I: the
-            # PYTHONDONTWRITEBYTECODE its own children are given applies to it too. Its bytecode
-            # is compiled here once (compiling runs none of the lab's code), not at every start.
-            compileall.compile_dir(str(graded), quiet=2, workers=1)
+        # In the view the agent runs as `python -m` does for a person, without -I: the
+        # PYTHONDONTWRITEBYTECODE its own children are given applies to it too, so it writes no
+        # bytecode. The import probe (-I: it ignores that variable) does, for every module it
+        # imports, into this copy, before any check runs (grader/engine/probe.py): the agent's
+        # children start from compiled code, and the compiling happens in the probe's child,
+        # on another core, not in the grader before the probe can start.
     return CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, sample=sample, keep=keep,
                         run_root=scratch, seed=seed, runner=runner, say=Messages.for_day(fixtures))
 

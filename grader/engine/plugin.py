@@ -90,15 +90,20 @@ def classify(excinfo, when: str) -> dict:
 class GraderPlugin:
     """Registered with pytest.main(plugins=[...]); collects one Outcome per check id."""
 
-    def __init__(self, context: CheckContext, select: set[str] | None = None, on_done=None, jobs: int = 1,
-                 before_checks=None):
-        self.context = context
+    def __init__(self, context: CheckContext | None, select: set[str] | None = None, on_done=None, jobs: int = 1,
+                 before_checks=None, day=None, begin=None):
+        self.context = context    # None until `begin` has made it
         self.before_checks = before_checks  # called once before the first check: a reason to run none, or None
+        # `begin()`, if given, is called once the checks are collected, before anything else in the
+        # run: it sets context, select, on_done and before_checks, and returns False for no run at all
+        # (what it raises is kept in `begun_error`, and the session ends without running a check)
+        self.begin = begin
+        self.begun_error: BaseException | None = None
         self.select = select
         self.on_done = on_done    # on_done(check_id, Outcome) once each check's last item ran
         self.jobs = jobs          # checks run at once (grader/engine/parallel.py); 1: one after another
         self._report = None       # with jobs > 1: the on_done the workers report through
-        self.by_test = {test_name_for(c.id): c for c in context.day.all_checks}
+        self.by_test = {test_name_for(c.id): c for c in (day or context.day).all_checks}
         self.collect_errors: list[str] = []
         self.unknown_tests: list[str] = []
         self.outcomes: dict[str, Outcome] = {}
@@ -136,9 +141,30 @@ class GraderPlugin:
         if drop:
             config.hook.pytest_deselected(items=drop)
         items[:] = keep
-        for item in keep:
+        self._count(keep)
+
+    def _count(self, items) -> None:
+        self._left = {}
+        for item in items:
             check_id = self.by_test[getattr(item, "originalname", None) or item.name].id
             self._left[check_id] = self._left.get(check_id, 0) + 1
+
+    def _begin(self, session) -> bool:
+        """`begin()` and the selection it made, applied to the collected items; False: no run."""
+        try:
+            if not self.begin():
+                return False
+        except BaseException as exc:  # noqa: BLE001 - the engine raises it once pytest has ended
+            self.begun_error = exc
+            return False
+        if self.select is not None:
+            keep = [item for item in session.items if self.check_id_of(item) in self.select]
+            drop = [item for item in session.items if self.check_id_of(item) not in self.select]
+            if drop:
+                session.config.hook.pytest_deselected(items=drop)
+            session.items[:] = keep
+            self._count(keep)
+        return True
 
     def check_id_of(self, item) -> str:
         return self.by_test[getattr(item, "originalname", None) or item.name].id
@@ -150,6 +176,9 @@ class GraderPlugin:
         """With jobs > 1, the checks' groups run in forked workers (grader/engine/parallel.py);
         otherwise (or with one group) pytest's own loop runs them one after another.
         First, `before_checks` may say that no check is to run (a lab that cannot start)."""
+        if self.begin is not None and not self._begin(session):
+            session.items[:] = []
+            return True
         if self.before_checks is not None and self.before_checks() is not None:
             return True
         if self.jobs <= 1 or not parallel.available() or session.testsfailed or session.config.option.collectonly:

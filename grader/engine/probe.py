@@ -3,6 +3,7 @@ agent's entry point answer `--help` (grader/engine/ takes its verdict before the
 
 from __future__ import annotations
 
+import secrets
 import time
 
 from grader.checkkit.context import CheckContext
@@ -12,13 +13,7 @@ PROBE_TIMEOUT = 20  # seconds for importing (and compiling) the lab's package: a
                     # fraction of one, a machine loaded tenfold a few (seen: over 10 s at load 25 on 2 cores)
 SLOW_IMPORT = 2     # seconds of importing after which `on_wait` says what the grader is waiting for
 PROBE_FLOOR = 5     # ... never scaled below this: a loaded machine compiling a lab can take a second or two
-
-
-def _finished_within(child, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while child.running() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return not child.running()
+_POLL = 0.01        # seconds between two looks at the probe's output
 
 
 class Probe:
@@ -27,10 +22,13 @@ class Probe:
     once); its verdict is taken before the first check runs (`before_checks`), and a lab
     that cannot start runs no check at all.
 
-    Beside it, the agent's entry point runs once with `--help` (the answer, or its exit
+    The same child then runs the agent's entry point with `--help` (the answer, or its exit
     status, does not matter: only whether it finishes). One that does not finish within
     the limit is an agent that never answers: `silent` says so, and every check that runs
-    the agent reports that cause at once instead of waiting out its own limit."""
+    the agent reports that cause at once instead of waiting out its own limit. One child
+    for both: it prints a marker of this run's own (which no lab can know) once every module
+    imported, and only then runs the entry point; the import verdict is the marker's, the
+    `--help` one the child's exit."""
 
     _UNSET = object()
 
@@ -39,15 +37,9 @@ class Probe:
         self.on_wait = on_wait
         self.timeout = max(scaled(PROBE_TIMEOUT), PROBE_FLOOR)
         self.started = time.monotonic()
-        self.child = context.runner.start_probe(cwd=context.tmp("import-probe"))
-        self.help = None
+        self.marker = "probe-" + secrets.token_hex(8)
+        self.child = context.runner.start_probe(cwd=context.tmp("import-probe"), then_help=self.marker)
         self.silent: str | None = None
-        try:
-            self.help = context.runner.start_agent("--help", cwd=context.tmp("help-probe"))
-            self.help.close_stdin()
-        except BaseException:
-            self.stop()
-            raise
         self._verdict = self._UNSET
 
     def verdict(self) -> str | None:
@@ -60,15 +52,26 @@ class Probe:
                 self.context.silent = self.silent
         return self._verdict
 
+    def _imported(self) -> bool:
+        return f"\n{self.marker}\n" in self.child.stdout_so_far()
+
+    def _wait_for_import(self, until: float) -> bool:
+        """Until the marker came, the child ended or `until` (monotonic) passed: whether it came."""
+        while True:
+            if self._imported():
+                return True
+            if not self.child.running():
+                return self._imported()   # what it printed last may have been read after its exit
+            if time.monotonic() >= until:
+                return False
+            time.sleep(_POLL)
+
     def _answers(self) -> str | None:
-        """None if `python -m <agent> --help` finished within the limit, else the cause."""
+        """None if the entry point's `--help` finished within the limit, else the cause."""
         say, package = self.context.say, self.context.course.agent.package
-        if self.on_wait is not None and self.timeout > SLOW_IMPORT:
-            if not _finished_within(self.child, SLOW_IMPORT - (time.monotonic() - self.started)):
-                self.on_wait(package, round(self.timeout))
         left = self.timeout - (time.monotonic() - self.started)
         try:
-            self.help.wait(max(left, 0.0), exact=True)
+            self.child.wait(max(left, 0.0), exact=True)
         except ChildTimeout as exc:
             survivors = exc.result.survivors
             if survivors:
@@ -81,22 +84,23 @@ class Probe:
 
     def _judge(self) -> str | None:
         say, package = self.context.say, self.context.course.agent.package
+        deadline = self.started + self.timeout
         if self.on_wait is not None and self.timeout > SLOW_IMPORT:
-            if not _finished_within(self.child, SLOW_IMPORT - (time.monotonic() - self.started)):
-                self.on_wait(package, round(self.timeout))
-        left = self.timeout - (time.monotonic() - self.started)
+            if not self._wait_for_import(self.started + SLOW_IMPORT):
+                if self.child.running():
+                    self.on_wait(package, round(self.timeout))
+        if self._wait_for_import(deadline):
+            return None
         try:
-            result = self.child.wait(max(left, 0.0), exact=True)
+            result = self.child.wait(0 if self.child.running() else max(deadline - time.monotonic(), 0.0), exact=True)
         except ChildTimeout:
             return say("lab.cannot_start", package=package, why=say("lab.timed_out", seconds=self.timeout))
         finally:
             self.context.take_children()
-        if result.returncode == 0 and "imported" in result.stdout:
+        if self._imported():   # the marker came at the last moment
             return None
         return say("lab.cannot_start", package=package, why=say("lab.crashed", evidence=self.context.evidence(result)))
 
     def stop(self) -> None:
-        """Kill the probes if nobody waited for them (pytest stopped first, Ctrl-C)."""
+        """Kill the probe if nobody waited for it (pytest stopped first, Ctrl-C)."""
         self.child.__exit__(None, None, None)
-        if self.help is not None:
-            self.help.__exit__(None, None, None)

@@ -64,7 +64,14 @@ package = importlib.import_module(sys.argv[2])
 for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
     if not module.name.endswith(".__main__"):  # the entry point runs the program when imported
         importlib.import_module(module.name)
-print("imported")
+if len(sys.argv) < 4:
+    print("imported")
+else:  # then, in the same child, the entry point as `python -m PACKAGE --help` runs it
+    import runpy
+    print("\\n" + sys.argv[3], flush=True)
+    name = sys.argv[2]
+    sys.argv[:] = [sys.argv[0], "--help"]
+    runpy.run_module(name, run_name="__main__", alter_sys=True)
 """
 # For the children's own children: no bytecode in the workspace a check compares. (No NO_COLOR: a
 # person's shell seldom has it, so it told a graded run; the tools the agent runs write to pipes.)
@@ -235,11 +242,17 @@ class LabRunner:
         with self.start_probe(cwd) as child:
             return child.wait(timeout, exact=True)
 
-    def start_probe(self, cwd: Path) -> Child:
+    def start_probe(self, cwd: Path, then_help: str | None = None) -> Child:
         """The probe of `probe`, started and left running: the caller does other work while
-        the lab's package imports, then waits for the Child."""
+        the lab's package imports, then waits for the Child. `then_help`, a marker: once every
+        module imported, the child prints it on a line of its own and runs the entry point
+        with `--help` (as `python -m` does), so one child tells both whether the lab imports
+        (the marker came) and whether the agent answers (the child finished)."""
         env = self.env()
         shown = f"python -c 'import {self.agent.package} and all its modules'"
+        if then_help is not None:
+            shown = f"python -c 'import {self.agent.package} and all its modules; python -m {self.agent.package} --help'"
         options = self._options(shown, cwd, env, python_path=True)
-        return Child(self._wrap([*self._flags(), "-c", _PROBE, str(self.lab), self.agent.package], cwd, env),
+        marker = [then_help] if then_help is not None else []
+        return Child(self._wrap([*self._flags(), "-c", _PROBE, str(self.lab), self.agent.package, *marker], cwd, env),
                      cwd=cwd, env=env, stdin=False, **options)

@@ -2,10 +2,12 @@
 
 `grader watch` reads file events and keys in threads, and a process with threads
 cannot fork safely, so checks could only run one after another in it. The watch
-therefore forks this process first, before any thread starts. It waits for a
-request on a pipe, runs the engine with its checks side by side (grader/engine/parallel.py)
-and sends back each check's mark as it finishes, then the DayResult (or the
-engine's error). Its modules stay imported between runs.
+therefore forks this process first, before any thread starts. It starts the next
+run's pytest session (its plugins, the day's checks collected), waits in it for a
+request on a pipe, then runs the engine with its checks side by side
+(grader/engine/parallel.py) and sends back each check's mark as it finishes, then the
+DayResult (or the engine's error). Its modules stay imported between runs, and a
+re-grade pays none of pytest's start.
 
 It leads a process group of its own, so Ctrl-C at the terminal reaches only the
 watch, which passes it on once: the engine here stops the run's children and
@@ -200,22 +202,41 @@ def _serve(process: GradingProcess, requests: int, answers: int) -> None:
             signal.signal(number, signal.SIG_DFL)
         reader = parallel.Reader(requests, os.getpid(), [])
         while True:
-            try:
+            # Each run's pytest session starts before its request comes (run_day's `ready`), so a
+            # re-grade pays only the copy of the lab, its probe and the checks themselves.
+            asked: list = []
+
+            def ready():
                 message = _next(reader)
                 if message is None:
+                    return None
+                _, number, select, seed, hint_levels = message
+                asked.append(number)
+                return select, seed, hint_levels, \
+                    lambda check_id, status: parallel.send(answers, ("check", number, check_id, status))
+
+            def failed(answer) -> bool:
+                """Send `answer` for the run asked for (waiting for its request if none was yet);
+                False once the watch has closed its end."""
+                if not asked and ready() is None:
+                    return False
+                parallel.send(answers, (answer[0], asked[0], *answer[1:]))
+                return True
+            try:
+                result = run_day(process.course, process.day, process.lab, jobs=process.jobs, ready=ready)
+                if result is None:
                     break
-                _, run, select, seed, hint_levels = message
-                result = run_day(process.course, process.day, process.lab, select=select, seed=seed,
-                                 hint_levels=hint_levels, jobs=process.jobs,
-                                 on_check=lambda check_id, status: parallel.send(answers, ("check", run, check_id,
-                                                                                           status)))
-                parallel.send(answers, ("result", run, result))
+                parallel.send(answers, ("result", asked[0], result))
             except KeyboardInterrupt:   # in a run, or between two (then there was nothing to stop)
-                parallel.send(answers, ("interrupted", run))
+                parallel.send(answers, ("interrupted", asked[0] if asked else run))
             except EngineError as exc:
-                parallel.send(answers, ("error", run, str(exc)))
+                if not failed(("error", str(exc))):
+                    break
             except Exception as exc:  # noqa: BLE001 - the watch shows it and carries on
-                parallel.send(answers, ("error", run, f"{type(exc).__name__}: {exc}"))
+                if not failed(("error", f"{type(exc).__name__}: {exc}")):
+                    break
+            if asked:
+                run = asked[0]
     except BaseException:  # noqa: BLE001 - the watch sees the pipe close and says so
         code = 1
     finally:
