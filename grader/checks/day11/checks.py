@@ -78,11 +78,21 @@ class Plan:
         self.texts = texts  # key -> content
         self.items: list[tuple[int, str]] = []  # (key, status)
 
-    def spec(self, changes: dict[int, str] | None = None, new: list[tuple[int, str]] = ()) -> list[dict]:
-        """The whole list as it stands with `changes` (key -> status), then `new` items."""
+    def spec(self, changes: dict[int, str] | None = None, new: list[tuple[int, str]] = (), rng=None,
+             shuffle: bool = False) -> list[dict]:
+        """The whole list as it stands with `changes` (key -> status), then `new` items (each at a
+        random place, with `rng`); `shuffle`: the list sent in another order."""
         changes = changes or {}
         out = [{"key": k, "content": self.texts[k], "status": changes.get(k, s), "known": True} for k, s in self.items]
-        return out + [{"key": k, "content": self.texts[k], "status": s, "known": False} for k, s in new]
+        if shuffle:
+            moved = list(out)
+            while len(out) > 1 and moved == out:
+                rng.shuffle(moved)
+            out = moved
+        for k, s in new:
+            spec = {"key": k, "content": self.texts[k], "status": s, "known": False}
+            out.insert(rng.randint(0, len(out)) if rng else len(out), spec)
+        return out
 
     def key(self, status: str, rng, but: tuple = ()) -> int:
         return rng.choice([k for k, s in self.items if s == status and k not in but])
@@ -229,8 +239,9 @@ def test_forward_only(ctx):
     add(plan.spec({working: "done", nxt: "in_progress"}, new=[(n, "pending")]))  # forward, and a new item
     add(plan.spec({plan.key("done", rng, but=(working,)): "in_progress", nxt: "done"}))  # done -> in progress
     add(plan.spec())                                                        # nothing changes: taken
+    add(plan.spec(rng=rng, shuffle=True))                                   # another order: ids go along
     add(plan.spec({working: rng.choice(["pending", "in_progress"]), nxt: "done"}))  # just done, moved back
-    add(plan.spec({nxt: "done"}, new=[(n + 1, rng.choice(["pending", "in_progress"]))]))  # taken
+    add(plan.spec({nxt: "done"}, new=[(n + 1, rng.choice(["pending", "in_progress"]))], rng=rng))  # taken
     answers = ctx.harness_answers("todo", {"workdir": str(ctx.workspace("forward-only")), "steps": steps},
                                   count=len(steps), calls="the todo tool (TodoList.update)", code=TODO)
     judge_updates(ctx, texts, steps, answers, "forward", name_needed=True)
@@ -322,7 +333,7 @@ def reminder_script(rng, files: dict[str, str]) -> list[Step]:
     idles(REMIND_AFTER + rng.randint(1, 2))                                  # no plan yet
     plan = [(texts[0], "in_progress")] + [(t, "pending") for t in texts[1:n_items]]
     todo(plan)
-    idles(REMIND_AFTER + rng.randint(1, 3))                                  # once, not twice
+    idles(2 * REMIND_AFTER + rng.randint(1, 2))                              # once, not twice
     plan = [(texts[0], "done"), (texts[1], "in_progress")] + plan[2:]
     todo(plan)
     idles(rng.randint(0, REMIND_AFTER - 1))                                  # too short
