@@ -52,7 +52,7 @@ def main(job):
         for spec in step:
             item = {"content": spec["content"], "status": spec["status"]}
             if spec["known"]:
-                item = {"id": ids.get(spec["key"], "?"), **item}
+                item = {"id": spec.get("id") or ids.get(spec["key"], "?"), **item}
             items.append(item)
         got = answer(lambda: {"result": tools.run("todo", {"items": items})})
         if "result" not in got:
@@ -101,16 +101,24 @@ class Plan:
 RANK = {"pending": 0, "in_progress": 1, "done": 2}
 
 
-def verdict(plan: Plan, step: list[dict]) -> tuple[bool, int | None]:
-    """Whether the reference takes `step`, and the key of the item a refusal must name."""
+def verdict(plan: Plan, step: list[dict]) -> tuple[bool, int | None, str]:
+    """Whether the reference takes `step`, the key of the item a refusal must name, and why
+    (the catalogue key of a refusal the lab did not make)."""
     old = dict(plan.items)
     for spec in step:
+        if spec.get("id"):
+            return False, None, "unknown_accepted"  # an id the list does not have
+    sent = {spec["key"] for spec in step if spec["known"]}
+    for key, _ in plan.items:
+        if key not in sent:
+            return False, key, "left_out_accepted"  # the whole list each time
+    for spec in step:
         if spec["known"] and RANK[spec["status"]] < RANK[old[spec["key"]]]:
-            return False, spec["key"]
+            return False, spec["key"], "accepted"
     working = [spec["key"] for spec in step if spec["status"] == "in_progress"]
     if len(working) > 1:
-        return False, None
-    return True, None
+        return False, None, "accepted"
+    return True, None, ""
 
 
 def names_item(said: str, content: str, item_id: str | None) -> bool:
@@ -133,11 +141,12 @@ def judge_updates(ctx, texts: list[str], steps: list[list[dict]], answers: list[
         problem = ctx.harness_problem(got, "the todo tool (TodoList.update)", on=shown(step_view(step), 200))
         if problem:
             raise problem
-        accept, culprit = verdict(plan, step)
+        accept, culprit, why = verdict(plan, step)
         sent = shown(step_view(step), 300)
         if not accept:
             if got.get("ok") or not str(got.get("said", "")).startswith("error"):
-                raise CheckFailed(ctx.say(f"{section}.accepted", n=n), expected=ctx.say("plan.refused"),
+                key = f"{section}.accepted" if why == "accepted" else f"forward.{why}"
+                raise CheckFailed(ctx.say(key, n=n), expected=ctx.say("plan.refused"),
                                   seen=sent)
             if got.get("state") != state:
                 raise CheckFailed(ctx.say("plan.changed_on_refusal", n=n), expected=shown(state, 300),
@@ -186,7 +195,7 @@ def test_one_in_progress(ctx):
 
     def add(step):
         steps.append(step)
-        accept, _ = verdict(plan, step)
+        accept, _, _ = verdict(plan, step)
         if accept:
             plan.items = [(s["key"], s["status"]) for s in step]
 
@@ -225,7 +234,7 @@ def test_forward_only(ctx):
 
     def add(step):
         steps.append(step)
-        accept, _ = verdict(plan, step)
+        accept, _, _ = verdict(plan, step)
         if accept:
             plan.items = [(s["key"], s["status"]) for s in step]
 
@@ -240,6 +249,13 @@ def test_forward_only(ctx):
     add(plan.spec({plan.key("done", rng, but=(working,)): "in_progress", nxt: "done"}))  # done -> in progress
     add(plan.spec())                                                        # nothing changes: taken
     add(plan.spec(rng=rng, shuffle=True))                                   # another order: ids go along
+    left = plan.spec()
+    del left[rng.choice([k for k, spec in enumerate(left) if spec["status"] != "done"])]
+    add(left)                                                               # an open item left out
+    unknown = plan.spec()
+    unknown.insert(rng.randint(0, len(unknown)), {"key": n + 1, "content": texts[n + 1], "status": "pending",
+                                                  "known": True, "id": str(rng.randint(60, 99))})
+    add(unknown)                                                            # an id the list does not have
     add(plan.spec({working: rng.choice(["pending", "in_progress"]), nxt: "done"}))  # just done, moved back
     add(plan.spec({nxt: "done"}, new=[(n + 1, rng.choice(["pending", "in_progress"]))], rng=rng))  # taken
     answers = ctx.harness_answers("todo", {"workdir": str(ctx.workspace("forward-only")), "steps": steps},
@@ -417,7 +433,10 @@ def describe_rounds(ctx, steps: list[Step], k: int) -> str:
 def resume_script(rng, texts: list[str]) -> tuple[list[Step], list[tuple[str, str]]]:
     n = len(texts)
     first = [(texts[0], "in_progress")] + [(t, "pending") for t in texts[1:n]]
-    second = [(texts[0], "done"), (texts[1], "in_progress")] + [(t, rng.choice(["pending", "done"])) for t in texts[2:n]]
+    # a pending item before the one in progress: a plan rebuilt "fresh" (the first open item set
+    # in progress) differs from the one logged
+    second = [(texts[0], "done"), (texts[1], "pending"), (texts[2], "in_progress")] + \
+        [(t, rng.choice(["pending", "done"])) for t in texts[3:n]]
     refused = [(c, "in_progress" if s == "pending" else s) for c, s in second]  # two or more in progress
     if sum(1 for _, s in refused if s == "in_progress") < 2:
         refused[0] = (refused[0][0], "in_progress")  # done -> in progress: back, refused either way
@@ -493,7 +512,15 @@ def listing(items) -> str:
 
 # --------------------------------------------------------------------------- 6
 
-BILL = re.compile(r"^injected: plan reminder \((\d+) of (\d+) items open\) (\d+) chars ≈ (\d+) tokens$")
+def bill_lines(said: str, chars: int, tokens: int) -> tuple[list[str], list[str]]:
+    """The lines about a reminder, and those of them that state its characters and tokens
+    (`C chars`, `T tokens`: the sheet's line is `injected: plan reminder (K of N items open) C chars
+    ≈ T tokens`; another wording that says what, the characters and the tokens is a bill too)."""
+    about = [line.strip() for line in said.splitlines() if re.search(r"reminder", line, re.IGNORECASE)
+             and re.search(r"\d+\s*(?:chars?|characters)\b", line)]
+    right = [line for line in about if re.search(rf"(?<![\d.]){chars}\s*(?:chars?|characters)\b", line)
+             and re.search(rf"(?<![\d.]){tokens}\s*tokens?\b", line)]
+    return about, right
 
 
 def test_reminder_accounted(ctx):
@@ -517,12 +544,12 @@ def test_reminder_accounted(ctx):
             raise CheckFailed(ctx.say("account.no_reminder", n=k + 1), seen=shown(extra[k], 300))
         content = added[0]["content"]
         open_items = sum(1 for s in statuses if s != "done")
-        want = (str(open_items), str(len(items)), str(len(content)), str(estimate(content)))
-        bills = [m.groups() for m in map(BILL.match, (line.strip() for line in first.said.splitlines())) if m]
-        if bills != [want]:
+        about, right = bill_lines(first.said, len(content), estimate(content))
+        if len(about) != 1 or len(right) != 1:
             raise CheckFailed(ctx.say("account.bill"),
-                              expected="injected: plan reminder ({} of {} items open) {} chars ≈ {} tokens".format(*want),
-                              seen=shown("; ".join(str(b) for b in bills) or first.said[-400:], 400))
+                              expected=f"injected: plan reminder ({open_items} of {len(items)} items open) "
+                                       f"{len(content)} chars ≈ {estimate(content)} tokens",
+                              seen=shown("; ".join(about) or first.said[-400:], 400))
         events = first.log_events()
         marks = [e for e in events if e.get("type") == "reminded"]
         holders = [e for e in events if e.get("type") == "message" and isinstance(e.get("message"), dict)

@@ -25,4 +25,7 @@ class TodoList:
             new.append(TodoItem(item_id, content, status))
         if sum(1 for item in new if item.status == "in_progress") != 1:
             raise PlanRefused("exactly one item must be in progress")
+        if {item.id for item in self.items} - {item.id for item in new}:  # the whole list each time
+            gone = [item for item in self.items if item.id not in {i.id for i in new}][0]
+            raise PlanRefused(f"item {gone.id} ({gone.content!r}) is missing: send the whole list")
         self.items, self.next_id = new, next_id

@@ -21,4 +21,7 @@ class TodoList:
             else:
                 item_id, next_id = str(next_id), next_id + 1
             new.append(TodoItem(item_id, content, status))
+        if {item.id for item in self.items} - {item.id for item in new}:  # the whole list each time
+            gone = [item for item in self.items if item.id not in {i.id for i in new}][0]
+            raise PlanRefused(f"item {gone.id} ({gone.content!r}) is missing: send the whole list")
         self.items, self.next_id = new, next_id

@@ -24,4 +24,6 @@ class TodoList:
             new.append(TodoItem(item_id, content, status))
         if sum(1 for item in new if item.status == "in_progress") > 1:
             raise PlanRefused("at most one item in progress")
+        if {item.id for item in self.items} - {item.id for item in new}:  # the whole list each time
+            raise PlanRefused("an item is missing: send the whole list")
         self.items, self.next_id = new, next_id
