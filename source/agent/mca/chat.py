@@ -56,7 +56,7 @@ its own, in order: first the project's instructions (mca/instructions.py), one s
 message after the system prompt, with their bill. The first event freezes them, so a
 resumed session sends the text it started with and says which files changed since.
 """
-# [or day 10+]
+# [or day 10]
 """One conversation: the history, the agent that extends it, and the log that records it.
 
 A Chat owns at most one open session log at a time. A new session is created only
@@ -79,6 +79,35 @@ Day 10: when a session starts, the memories in force are recalled (mca/memory) i
 system message after what opens the session, with its bill printed and logged (a
 ``recalled`` event) first. It is a message event like any other, so a resumed session
 sends it as it was sent, and never recalls again.
+"""
+# [or day 11+]
+"""One conversation: the history, the agent that extends it, and the log that records it.
+
+A Chat owns at most one open session log at a time. A new session is created only
+when the first turn starts (so opening the REPL and leaving creates nothing); its
+first event is the system message, carrying the model configuration the session is
+frozen to. A resumed session brings its history back from the log and talks to the
+model it was created with. Every agent event is recorded first and shown second:
+what is on the screen is already on disk.
+
+Day 8: before a turn, the message's @-references are resolved (mca/refs). What they
+inject is part of the user message, so the log holds exactly what was sent; the bill
+is printed and logged (an ``injected`` event) before the message itself.
+
+Day 9: a new session starts with the context the agent adds on its own, each a step of
+its own, in order: first the project's instructions (mca/instructions.py), one system
+message after the system prompt, with their bill. The first event freezes them, so a
+resumed session sends the text it started with and says which files changed since.
+
+Day 10: when a session starts, the memories in force are recalled (mca/memory) into one
+system message after what opens the session, with its bill printed and logged (a
+``recalled`` event) first. It is a message event like any other, so a resumed session
+sends it as it was sent, and never recalls again.
+
+Day 11: the model keeps a plan with the todo tool (mca/plan). The list lives in the
+agent; every accepted update is shown and logged (a ``plan`` event), the loop reminds
+the model of a plan it stopped looking at (a ``reminded`` event, then the message), and
+a resumed session rebuilds the list from its log's last ``plan`` event.
 """
 # [/day]
 
@@ -105,6 +134,9 @@ from .instructions import Instructions, changed_files, load_instructions
 # [day 10+]
 from .memory import Memories
 from .memory.recall import bill_event, bill_line, render
+# [/day]
+# [day 11+]
+from .plan import TodoList, plan_from_log, plan_lines
 # [/day]
 # [day 8+]
 from .refs import expand
@@ -194,6 +226,9 @@ class Agent:
     # [day 10+]
     memories: Memories | None = None  # the user's and the project's memory files (None: no memory)
     # [/day]
+    # [day 11+]
+    plan: TodoList | None = None  # the model's todo list (the todo tool holds the same object)
+    # [/day]
 
 
 class Chat:
@@ -240,6 +275,10 @@ class Chat:
         # [day 10+]
         self.recall_memory()  # its own step, after the instructions
         # [/day]
+        # [day 11+]
+        if self.agent.plan is not None:
+            self.agent.plan.load(TodoList())  # a new session starts without a plan
+        # [/day]
 
     def start_instructions(self) -> Instructions:
         """Read the project's AGENTS.md files and put them in the history, once, after the system prompt."""
@@ -259,6 +298,9 @@ class Chat:
         # [day 9+]
         self.restore_instructions()
         # [/day]
+        # [day 11+]
+        self.restore_plan()
+        # [/day]
         for note in resumed.notes:  # why first (where the log stopped, which fork), then where the work goes on
             self.screen.status(note)
         self.screen.status(f"resumed {resumed.session_id}: {resumed.replayed} messages restored")
@@ -269,6 +311,11 @@ class Chat:
             tokens = sum(f["tokens"] for f in self.instructions.files)
             self.screen.status(f"instructions: as frozen when the session started, {len(self.instructions.files)} "
                                f"file(s), {chars} chars ≈ {tokens} tokens")
+        # [/day]
+        # [day 11+]
+        if self.agent.plan is not None and self.agent.plan.items:
+            for line in plan_lines(self.agent.plan.record()["items"]):  # the plan the session goes on with
+                self.screen.status(line)
         # [/day]
         return resumed
     # [day 9+]
@@ -312,9 +359,12 @@ class Chat:
         # [or day 8-9]
         self.agent = Agent(make_gateway(config), self.agent.tools, self.agent.approver, dict(config),
                            self.agent.workdir)
-        # [or day 10+]
+        # [or day 10]
         self.agent = Agent(make_gateway(config), self.agent.tools, self.agent.approver, dict(config),
                            self.agent.workdir, self.agent.memories)
+        # [or day 11+]
+        self.agent = Agent(make_gateway(config), self.agent.tools, self.agent.approver, dict(config),
+                           self.agent.workdir, self.agent.memories, self.agent.plan)
         # [/day]
         self.screen.status(f"  this session uses model {config.get('model')} ({config.get('gateway')}), as when "
                            f"it was created; the environment names {named}")
@@ -337,6 +387,13 @@ class Chat:
         message = {"role": "system", "content": content}
         self.history.append(message)
         self.log.append("message", message=message)
+    # [/day]
+    # [day 11+]
+
+    def restore_plan(self) -> None:
+        """The plan as the session's log left it, in the object the todo tool holds."""
+        if self.agent.plan is not None:
+            self.agent.plan.load(plan_from_log(read_events(self.log.path).events))
     # [/day]
 
     def ask(self, text: str) -> str:
@@ -373,10 +430,16 @@ class Chat:
         # [or day 6]
         return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, approver=agent.approver,
                         emit=self.emit)
-        # [or day 7+]
+        # [or day 7-10]
         try:
             return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, approver=agent.approver,
                             emit=self.emit)
+        finally:
+            self.recorder.end_turn()
+        # [or day 11+]
+        try:
+            return run_turn(self.history, text, gateway=agent.gateway, tools=agent.tools, approver=agent.approver,
+                            emit=self.emit, plan=agent.plan)
         finally:
             self.recorder.end_turn()
         # [/day]

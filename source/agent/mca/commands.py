@@ -157,6 +157,17 @@ def describe_event(event: Event) -> str:
         return (f"{len(ids)} of {len(ids) + (f.get('left_out') or 0)} memories, {f.get('chars')} chars "
                 f"≈ {f.get('tokens')} tokens (sent in the next message)")
     # [/day]
+    # [day 11+]
+    if event.type == "plan":
+        items = [item for item in f.get("items") or [] if isinstance(item, dict)]
+        counts = {status: sum(1 for item in items if item.get("status") == status)
+                  for status in ("done", "in_progress", "pending")}
+        return (f"{len(items)} items: {counts['done']} done, {counts['in_progress']} in progress, "
+                f"{counts['pending']} pending")
+    if event.type == "reminded":
+        return (f"plan reminder, {f.get('open')} of {f.get('items')} items open, {f.get('chars')} chars "
+                f"≈ {f.get('tokens')} tokens (sent in the next message)")
+    # [/day]
     return "(a type this version does not know; kept, not replayed)"
 
 

@@ -30,6 +30,10 @@ from .session.log import stop_note
 from .session.resume import ResumeError, list_sessions
 
 # [/day]
+# [day 11+]
+from .plan import plan_lines
+
+# [/day]
 # [day 7-9]
 HELP = """commands:
   /log        the events of this session, one per line, then counts
@@ -41,7 +45,7 @@ HELP = """commands:
 # [/day]
   /exit       leave (Ctrl+D works too)
   /help       this text"""
-# [or day 10+]
+# [or day 10]
 HELP = """commands:
   /log        the events of this session, one per line, then counts
   /fork       the points this session can be forked at
@@ -50,6 +54,18 @@ HELP = """commands:
   /instructions  the project instructions in force in this session
   /memory     the memories in force, numbered, newest first
   /forget N   forget memory N of /memory (from the next session on)
+  /exit       leave (Ctrl+D works too)
+  /help       this text"""
+# [or day 11+]
+HELP = """commands:
+  /log        the events of this session, one per line, then counts
+  /fork       the points this session can be forked at
+  /fork N     fork at event N and continue in the new session
+  /sessions   the sessions in the sessions dir, newest first
+  /instructions  the project instructions in force in this session
+  /memory     the memories in force, numbered, newest first
+  /forget N   forget memory N of /memory (from the next session on)
+  /plan       the model's plan (its todo list) in this session
   /exit       leave (Ctrl+D works too)
   /help       this text"""
 # [/day]
@@ -125,6 +141,9 @@ def run_command(chat: Chat, line: str) -> None:
     # [/day]
     # [day 10+]
     handlers.update({"/memory": show_memory, "/forget": forget_command})
+    # [/day]
+    # [day 11+]
+    handlers["/plan"] = show_plan
     # [/day]
     handler = handlers.get(name)
     if handler is None:
@@ -239,4 +258,17 @@ def forget_command(chat: Chat, rest: str) -> None:
     memories.store(memory.scope).forget(memory.key)
     print(f"forgot {rest}: ({memory.scope}) {memory.text} - from the next session on; "
           "the file keeps its record, marked forgotten")
+# [/day]
+# [day 11+]
+
+
+def show_plan(chat: Chat, _rest: str) -> None:
+    """The todo list as it stands: what the model is doing, what is done, what is left."""
+    plan = chat.agent.plan
+    if plan is None:
+        raise UserError("no plan in this agent")
+    if not plan.items:
+        print("no plan yet (the model makes one with the todo tool)")
+        return
+    print("\n".join(plan_lines(plan.record()["items"])))
 # [/day]

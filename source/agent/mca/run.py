@@ -52,6 +52,9 @@ from .screen import Screen
 # [day 10+]
 from .memory import Memories
 # [/day]
+# [day 11+]
+from .plan import TodoList
+# [/day]
 # [day 7+]
 from .session import SessionError
 from .session.resume import NoSuchSession, ResumeError, list_sessions, pick_session, session_ids
@@ -172,9 +175,13 @@ def run_agent(args: argparse.Namespace) -> int:
     # [/day]
     # [day 3-9]
     tools = default_tools(workdir)
-    # [or day 10+]
+    # [or day 10]
     memories = Memories.open(workdir)
     tools = default_tools(workdir, memories=memories)
+    # [or day 11+]
+    memories = Memories.open(workdir)
+    plan = TodoList()  # the model's plan for this session: the todo tool and the loop share it
+    tools = default_tools(workdir, memories=memories, plan=plan)
     # [/day]
     # [day 5+]
     try:
@@ -194,8 +201,10 @@ def run_agent(args: argparse.Namespace) -> int:
     agent = Agent(make_gateway(config), tools, approver, config)
     # [or day 8-9]
     agent = Agent(make_gateway(config), tools, approver, config, workdir)
-    # [or day 10+]
+    # [or day 10]
     agent = Agent(make_gateway(config), tools, approver, config, workdir, memories)
+    # [or day 11+]
+    agent = Agent(make_gateway(config), tools, approver, config, workdir, memories, plan)
     # [/day]
     screen = Screen()
     screen.status(describe(config))

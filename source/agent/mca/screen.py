@@ -20,9 +20,14 @@ from typing import TextIO
 
 # [day 2]
 from .agent.events import AgentEvent, ErrorOccurred, MessageAdded, TextDelta, UsageReported
-# [or day 3+]
+# [or day 3-10]
 from .agent.events import (AgentEvent, ErrorOccurred, MessageAdded, TextDelta, ToolFinished, ToolStarted,
                            UsageReported)
+from .tools.base import describe_call
+# [or day 11+]
+from .agent.events import (AgentEvent, ErrorOccurred, MessageAdded, PlanChanged, PlanReminded, TextDelta,
+                           ToolFinished, ToolStarted, UsageReported)
+from .plan.todo import plan_lines
 from .tools.base import describe_call
 # [/day]
 
@@ -67,6 +72,13 @@ class Screen:
         elif isinstance(event, ToolFinished):
             self.status(f"  <- {tool_outcome(event)}")
         # [/day]
+        # [day 11+]
+        elif isinstance(event, PlanChanged):
+            for line in plan_lines(event.plan.get("items") or []):  # the whole list, after every change
+                self.status(line)
+        elif isinstance(event, PlanReminded):
+            self.status(reminder_bill(event))
+        # [/day]
         elif isinstance(event, ErrorOccurred):
             # [day 2-5]
             self.errors += event.where == "gateway"
@@ -95,5 +107,13 @@ def tool_outcome(event: ToolFinished) -> str:
     state = "ok" if event.ok else "failed"
     cut = ", truncated" if event.truncated else ""
     return f"{event.name} {state} ({event.ms} ms, {event.chars} chars{cut})"
+# [/day]
+# [day 11+]
+
+
+def reminder_bill(event: PlanReminded) -> str:
+    """The reminder's bill, like every injection's: what, characters, estimated tokens."""
+    return (f"injected: plan reminder ({event.open} of {event.items} items open) "
+            f"{event.chars} chars ≈ {event.tokens} tokens")
 # [/day]
 # [/day]

@@ -80,11 +80,33 @@ class ErrorOccurred:
     # [day 6+]
     retrying: bool = False
     # [/day]
+# [day 11+]
+
+
+@dataclass(frozen=True)
+class PlanChanged:
+    """The todo list took an update: `plan` is what a ``plan`` event holds (items, next_id)."""
+
+    plan: dict
+
+
+@dataclass(frozen=True)
+class PlanReminded:
+    """The loop put a plan reminder into the history (the message follows): its bill."""
+
+    open: int    # items not done
+    items: int   # items in the list
+    chars: int   # of the reminder's text
+    tokens: int  # the day-8 estimate of it
+# [/day]
 
 
 # [day 2]
 AgentEvent = Union[TextDelta, MessageAdded, UsageReported, ErrorOccurred]
-# [or day 3+]
+# [or day 3-10]
 AgentEvent = Union[TextDelta, MessageAdded, UsageReported, ToolStarted, ToolFinished, ErrorOccurred]
+# [or day 11+]
+AgentEvent = Union[TextDelta, MessageAdded, UsageReported, ToolStarted, ToolFinished, ErrorOccurred,
+                   PlanChanged, PlanReminded]
 # [/day]
 # [/day]

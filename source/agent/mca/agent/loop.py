@@ -52,11 +52,20 @@ from ..tools.registry import ToolRegistry
 # [day 5+]
 from ..tools.approval import Approver
 # [/day]
+# [day 11+]
+from ..plan import TodoList, reminder_text, should_remind
+from ..plan.remind import REMIND_AFTER
+from ..plan.todo import TODO_TOOL
+from ..refs.bill import estimate_tokens
+# [/day]
 # [day 2]
 from .events import AgentEvent, ErrorOccurred, MessageAdded, TextDelta, UsageReported
-# [or day 3+]
+# [or day 3-10]
 from .events import (AgentEvent, ErrorOccurred, MessageAdded, TextDelta, ToolFinished,
                      ToolStarted, UsageReported)
+# [or day 11+]
+from .events import (AgentEvent, ErrorOccurred, MessageAdded, PlanChanged, PlanReminded, TextDelta,
+                     ToolFinished, ToolStarted, UsageReported)
 # [/day]
 
 Emit = Callable[[AgentEvent], None]
@@ -117,6 +126,9 @@ def run_turn(history: list[dict], user_text: str, *, gateway: Gateway, tools: To
              # [day 6+]
              retries: int = RETRIES, sleep: Callable[[float], None] = time.sleep,
              # [/day]
+             # [day 11+]
+             plan: TodoList | None = None,
+             # [/day]
              ) -> str:
     """Run one turn; ``history`` grows in place. Returns the model's final text ("" if none)."""
     add_message(history, {"role": "user", "content": user_text}, emit)
@@ -129,7 +141,11 @@ def run_turn(history: list[dict], user_text: str, *, gateway: Gateway, tools: To
     # [or day 6+]
     # BEGIN SOLUTION day-06 E3
     try:
+        # [day 6-10]
         return rounds(history, gateway, tools, approver, emit, max_rounds, retries, sleep)
+        # [or day 11+]
+        return rounds(history, gateway, tools, approver, emit, max_rounds, retries, sleep, plan)
+        # [/day]
     except KeyboardInterrupt:
         # Ctrl-C: stop the turn, not the program, and leave every tool call with a result.
         close_dangling_calls(history, emit)
@@ -152,12 +168,19 @@ def rounds(history: list[dict], gateway: Gateway, tools: ToolRegistry,
            # [day 6+]
            retries: int, sleep: Callable[[float], None],
            # [/day]
+           # [day 11+]
+           plan: TodoList | None = None,
+           # [/day]
            ) -> str:
     """Model rounds until a reply asks for no tools, or the cap."""
     # [day 6+]
     guard = LoopGuard()
     # [/day]
     for _ in range(max_rounds):
+        # [day 11+]
+        if plan is not None and should_remind(history, plan):
+            remind(history, plan, emit)  # before the request: the model reads it with the results
+        # [/day]
         # [day 3-5]
         try:
             reply = collect(gateway.stream(list(history), tools.schemas()), history, emit)
@@ -177,8 +200,10 @@ def rounds(history: list[dict], gateway: Gateway, tools: ToolRegistry,
             run_call(call, tools, history, emit)
             # [or day 5]
             run_call(call, tools, history, emit, approver=approver)
-            # [or day 6+]
+            # [or day 6-10]
             run_call(call, tools, history, emit, approver=approver, guard=guard)
+            # [or day 11+]
+            run_call(call, tools, history, emit, approver=approver, guard=guard, plan=plan)
             # [/day]
         # END SOLUTION day-03 E1
         # BEGIN SCAFFOLD day-03 E1
@@ -364,6 +389,9 @@ def run_call(call: ToolCall, tools: ToolRegistry, history: list[dict], emit: Emi
              # [day 6+]
              guard: LoopGuard,
              # [/day]
+             # [day 11+]
+             plan: TodoList | None = None,
+             # [/day]
              ) -> None:
     """One tool call: started, checked and run, finished, and its result added to the history."""
     emit(ToolStarted(call.id, call.name, call.args))
@@ -381,6 +409,20 @@ def run_call(call: ToolCall, tools: ToolRegistry, history: list[dict], emit: Emi
     emit(ToolFinished(call.id, call.name, result.ok, ms, len(result.content),
                       result.truncated, result.blocked_by))
     add_message(history, {"role": "tool", "tool_call_id": call.id, "content": result.content}, emit)
+    # [day 11+]
+    if plan is not None and call.name == TODO_TOOL and result.ok:
+        emit(PlanChanged(plan.record()))  # shown and logged after the result the model reads
+    # [/day]
+# [day 11+]
+
+
+def remind(history: list[dict], plan: TodoList, emit: Emit) -> None:
+    """Add the plan reminder to the history: its bill first, then the message itself."""
+    text = reminder_text(plan, REMIND_AFTER)
+    open_items = sum(1 for item in plan.items if item.status != "done")
+    emit(PlanReminded(open_items, len(plan.items), len(text), estimate_tokens(text)))
+    add_message(history, {"role": "system", "content": text}, emit)
+# [/day]
 # [day 5+]
 
 

@@ -43,6 +43,11 @@ What it understands:
 * "remember that TEXT" (or "remember for this project that TEXT") - calls remember with TEXT, then says
   what the tool answered; "what do you remember?" - the memory lines recalled into this session.
 # [/day]
+# [day 11+]
+* "plan the fix" - makes a plan with the todo tool, reads for three rounds without touching it, updates it
+  (sooner if a plan reminder came), then says what is next; "try a bad plan" - sends two items in progress
+  and says what the tool answered; "what is next?" - the next open item of the latest plan in the history.
+# [/day]
 """
 
 from __future__ import annotations
@@ -67,9 +72,11 @@ HELP_TEXT = (
     'Try "what is in @calc.py?", "run the tests and tell me which case fails", then "fix it". '
     # [or day 9]
     'Try "what are the project rules?", "what is in @calc.py?", or "run the tests and tell me which case fails". '
-    # [or day 10+]
+    # [or day 10]
     'Try "remember that the tests run with python -m unittest", then in a new session "what do you remember?", '
     'or "what is in @calc.py?". '
+    # [or day 11+]
+    'Try "plan the fix" (then /plan), "try a bad plan", or "remember that the tests run with python -m unittest". '
     # [/day]
     "Set MCA_API_KEY (and leave MOCK unset) to talk to a real model."
 )
@@ -129,6 +136,11 @@ class Conversation:
 
 # The script: (does this row match?, the reply), tried in order; the first match answers.
 SCENARIOS: list[tuple[Callable[[Conversation], object], Callable[[Conversation], Reply]]] = [
+    # [day 11+]
+    (lambda c: "plan the fix" in c.request, lambda c: plan_fix_reply(c.turn, c.next_id)),
+    (lambda c: "try a bad plan" in c.request, lambda c: bad_plan_reply(c.turn, c.next_id)),
+    (lambda c: "what is next" in c.request, lambda c: next_step_reply(c.earlier)),
+    # [/day]
     # [day 9+]
     (lambda c: "project rules" in c.request, lambda c: rules_reply(c.earlier)),
     # [/day]
@@ -542,4 +554,73 @@ def recalled_reply(earlier: list[dict]) -> Reply:
             return Reply(f"I remember {len(lines)} thing" + ("" if len(lines) == 1 else "s") + ": "
                          + "; ".join(lines) + ".")
     return Reply("Nothing was recalled into this session.")
+# [/day]
+# [day 11+]
+
+
+PLAN_LINE = re.compile(r"^\s*\[(.)\] (\S+)\. (.*)$", re.MULTILINE)
+FIX_PLAN = ("read calc.py and its tests", "find the case that fails", "fix divide and run the tests")
+PLAN_READS = (("read_file", {"path": "calc.py"}), ("read_file", {"path": "test_calc.py"}), ("list_dir", {"path": "."}))
+
+
+def plan_in(result: str) -> dict[str, str]:
+    """content -> id of each item of a todo result (the list as the tool showed it)."""
+    return {content: item_id for _, item_id, content in PLAN_LINE.findall(result)}
+
+
+def todo_results(messages: list[dict]) -> list[str]:
+    names = {call["id"]: call["name"] for m in messages for call in m.get("tool_calls") or []}
+    return [str(m.get("content", "")) for m in messages
+            if m.get("role") == "tool" and names.get(m.get("tool_call_id")) == "todo"]
+
+
+def plan_fix_reply(turn: list[dict], next_id: str) -> Reply:
+    """Plan, work for three rounds without looking at the plan, then bring it up to date."""
+    names = [name for name, _ in calls_in(turn)]
+    if not names:
+        items = [{"content": FIX_PLAN[0], "status": "in_progress"}] + [
+            {"content": text, "status": "pending"} for text in FIX_PLAN[1:]]
+        return Reply("I will make a plan first.", [(next_id, "todo", {"items": items})])
+    results = todo_results(turn)
+    if is_refusal(results[-1]):
+        return Reply(f"My plan was refused: {first_line(results[-1])}")
+    if names.count("todo") >= 2:
+        return Reply(f"The plan is up to date: {FIX_PLAN[0]} is done; next: {FIX_PLAN[1]}.")
+    last_todo = max(i for i, m in enumerate(turn) if any(c["name"] == "todo" for c in m.get("tool_calls") or []))
+    reminded = any(m.get("role") == "system" and content_text(m).startswith("[plan reminder]")
+                   for m in turn[last_todo:])
+    reads = len(names) - 1
+    if reminded or reads >= len(PLAN_READS):
+        ids = plan_in(results[-1])
+        statuses = ("done", "in_progress", "pending")
+        items = [{"id": ids.get(text, str(n)), "content": text, "status": status}
+                 for n, (text, status) in enumerate(zip(FIX_PLAN, statuses), 1)]
+        said = "The reminder is right: I have read both files." if reminded else "I have read both files."
+        return Reply(f"{said} I will update the plan.", [(next_id, "todo", {"items": items})])
+    name, args = PLAN_READS[reads]
+    return Reply(f"Step {reads + 1} of the reading.", [(next_id, name, args)])
+
+
+def bad_plan_reply(turn: list[dict], next_id: str) -> Reply:
+    """A careless plan: two items in progress at once."""
+    results = todo_results(turn)
+    if not results:
+        items = [{"content": FIX_PLAN[0], "status": "in_progress"}, {"content": FIX_PLAN[1], "status": "in_progress"}]
+        return Reply("Two things at once.", [(next_id, "todo", {"items": items})])
+    if is_refusal(results[-1]):
+        return Reply(f"The tool refused my plan: {first_line(results[-1])}")
+    return Reply("The tool took my plan as I sent it.")
+
+
+def next_step_reply(earlier: list[dict]) -> Reply:
+    """The next open item of the latest plan the todo tool showed in this conversation."""
+    shown = [r for r in todo_results(earlier) if not is_refusal(r)]
+    if not shown:
+        return Reply("I have made no plan in this conversation.")
+    items = PLAN_LINE.findall(shown[-1])
+    for mark in (">", " "):
+        for status, item_id, content in items:
+            if status == mark:
+                return Reply(f"Next is item {item_id}: {content}.")
+    return Reply("Every item of the plan is done.")
 # [/day]

@@ -38,8 +38,11 @@ except ImportError:  # pragma: no cover - Windows
 
 # [day 7]
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork")
-# [or day 8+]
+# [or day 8-10]
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected")  # injected: the bill of @-references
+# [or day 11+]
+KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected", "recalled",  # bills of injections
+               "plan", "reminded")  # plan: the todo list after an update; reminded: the plan reminder's bill
 # [/day]
 _decode_object = json.JSONDecoder().raw_decode
 REQUIRED_FIELDS = ("seq", "ts", "type")

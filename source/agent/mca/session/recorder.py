@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+# [day 7-10]
 from ..agent.events import AgentEvent, ErrorOccurred, MessageAdded, ToolFinished, UsageReported
+# [or day 11+]
+from ..agent.events import (AgentEvent, ErrorOccurred, MessageAdded, PlanChanged, PlanReminded, ToolFinished,
+                            UsageReported)
+# [/day]
 from .log import Event, SessionLog
 
 
@@ -39,6 +44,12 @@ def to_log_event(event: AgentEvent) -> tuple[str, dict[str, Any]] | None:
         }
     if isinstance(event, ErrorOccurred):
         return "error", {"message": event.message, "where": event.where}
+    # [day 11+]
+    if isinstance(event, PlanChanged):
+        return "plan", dict(event.plan)  # the list as it now stands: what resume rebuilds it from
+    if isinstance(event, PlanReminded):
+        return "reminded", {"open": event.open, "items": event.items, "chars": event.chars, "tokens": event.tokens}
+    # [/day]
     return None
 
 

@@ -107,6 +107,9 @@ def default_tools(workdir: Path,
                   # [day 10+]
                   memories=None,  # mca.memory.Memories: the remember tool writes there
                   # [/day]
+                  # [day 11+]
+                  plan=None,  # mca.plan.TodoList: the todo tool keeps it
+                  # [/day]
                   ) -> ToolRegistry:
     """Every tool of the agent, bound to one workdir."""
     # [day 3]
@@ -119,6 +122,12 @@ def default_tools(workdir: Path,
         from ..memory.tool import memory_tools
 
         extra = memory_tools(memories)
+    # [day 11+]
+    if plan is not None:
+        from ..plan.tool import todo_tools
+
+        extra += todo_tools(plan)
+    # [/day]
     return ToolRegistry(file_tools(workdir) + shell_tools(workdir, command_timeout) + extra)
     # [/day]
 # [/day]

@@ -1,0 +1,17 @@
+"""should_remind() counts every message since the last todo call (tool results too), not the
+model's replies: the reminder comes too early."""
+TARGET = "mca/plan/remind.py"
+FAILS = ("reminder-after-n", "reminder-accounted")
+
+
+def should_remind(history, plan, after=REMIND_AFTER):
+    if not plan.is_open():
+        return False
+    idle = 0
+    for message in reversed(history):
+        if is_reminder(message):
+            return False
+        if message.get("role") == "assistant" and touches_plan(message):
+            break
+        idle += 1
+    return idle >= after
