@@ -46,6 +46,11 @@ class Found:
     env: str = "env"
 
 
+def within(path: str, roots) -> bool:
+    """`path` is one of `roots` or lies below one of them."""
+    return any(path == str(root) or path.startswith(str(root).rstrip("/") + "/") for root in roots)
+
+
 @dataclass(frozen=True)
 class PathMap:
     """Where the run's scratch root (`host`, a temporary directory) appears in the view (`view`,
@@ -74,7 +79,7 @@ class PathMap:
 def view_of(host: Path, home: str | None) -> PathMap:
     """The view's place for the scratch root `host`: `work` in the child's HOME (an empty one of
     its own in the view), or in `/home/user` when HOME is unset or a system directory."""
-    if not home or home == "/" or any(home == d or home.startswith(d + "/") for d in _SYSTEM):
+    if not home or home == "/" or within(home, _SYSTEM):
         home = "/home/user"
     return PathMap(str(host), os.path.join(home, "work"))
 
@@ -110,14 +115,13 @@ def command(python: str, writable: tuple[Path, ...], masked: tuple[Path, ...] = 
         if os.path.exists(path):
             kind = "--ro-bind" if not os.path.islink(path) else "--symlink"
             argv += [kind, os.readlink(path), path] if kind == "--symlink" else [kind, path, path]
-    inside = any(home == str(w) or home.startswith(str(w) + "/") for w in writable) if home else False
-    if home and home != "/" and not inside and not any(home == d or home.startswith(d + "/") for d in _SYSTEM):
+    if home and home != "/" and not within(home, writable) and not within(home, _SYSTEM):
         argv += ["--tmpfs", home]  # a home of its own: nothing of the grader's user is there
     for path in _interpreter_dirs(python):
-        if not any(path == d or path.startswith(d + "/") for d in _SYSTEM):
+        if not within(path, _SYSTEM):
             argv += ["--ro-bind", path, path]
     for path in readable:  # the child's PATH outside the system's dirs: the commands a person has
-        if os.path.isabs(path) and not any(path == d or path.startswith(d + "/") for d in _SYSTEM):
+        if os.path.isabs(path) and not within(path, _SYSTEM):
             argv += ["--ro-bind-try", path, path]
     seen = paths.to_view if paths is not None else str
     for path in writable:  # at the view's own path (`paths`), or at the same one

@@ -101,7 +101,7 @@ class LabRunner:
         if self.hermetic is None or not self.hermetic.bwrap:
             return argv
         path = tuple(p for p in env.get("PATH", "").split(os.pathsep)
-                     if p and not any(p == str(w) or p.startswith(str(w) + os.sep) for w in self.writable))
+                     if p and not hermetic.within(p, self.writable))
         if self.paths is not None:
             argv = [self.paths.to_view(str(a)) for a in argv]
         return hermetic.command(self.python, self.writable, self.masked, chdir=str(cwd), home=env.get("HOME"),
