@@ -76,13 +76,15 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> None:
 def run_turn(ctx, name: str, prompt: str | None, files: dict[str, str | bytes] | None = None, *,
              workspace: Path | None = None, sessions: Path | None = None, resume: bool = False,
              server: FakeModelServer | None = None, tty: bool = False, cwd: Path | None = None,
-             typed: str | None = None) -> Turn:
+             typed: str | None = None, env: dict[str, str] | None = None,
+             timeout: float = TURN_TIMEOUT) -> Turn:
     """One turn of the agent in a fresh workspace (or `workspace`) against a fake model server
     (`server`, already started, for a session a second process resumes: the session keeps its URL).
     `tty`: on a pseudo-terminal of its own (stdin, stdout and stderr), as a person runs it, so an
     agent that behaves only when nobody is at a terminal is seen. `cwd`: where the agent runs (default
     the workspace; the workdir is then the agent's default). `prompt` None and `typed`: the REPL,
-    fed `typed` on stdin, one request or command per line."""
+    fed `typed` on stdin, one request or command per line. `env`: more variables for the agent
+    (a day's settings, such as a threshold); `timeout`: for a REPL fed many turns."""
     ws = workspace if workspace is not None else ctx.workspace(name)
     write_files(ws, files or {})
     sessions = sessions if sessions is not None else ws.parent / "sessions"
@@ -90,13 +92,14 @@ def run_turn(ctx, name: str, prompt: str | None, files: dict[str, str | bytes] |
     if server is None:
         with model_server() as server:
             return run_turn(ctx, name, prompt, workspace=ws, sessions=sessions, resume=resume, server=server,
-                            tty=tty, cwd=cwd, typed=typed)
+                            tty=tty, cwd=cwd, typed=typed, env=env, timeout=timeout)
     before = len(server.requests)
+    extra_env = {**server.env(), **(env or {})}
     if tty:
-        child = ctx.start_agent(*args, cwd=cwd or ws, extra_env=server.env(), mock=False, tty=True)
-        result = child.wait(TURN_TIMEOUT)
+        child = ctx.start_agent(*args, cwd=cwd or ws, extra_env=extra_env, mock=False, tty=True)
+        result = child.wait(timeout)
     else:
-        result = ctx.run_agent(*args, cwd=cwd or ws, extra_env=server.env(), mock=False, timeout=TURN_TIMEOUT,
+        result = ctx.run_agent(*args, cwd=cwd or ws, extra_env=extra_env, mock=False, timeout=timeout,
                                input=typed)
     requests = [r for r in server.requests[before:] if r.path.endswith("/chat/completions")]
     return Turn(result, requests, ws, sessions, server.problems, tty)

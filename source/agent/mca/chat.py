@@ -80,7 +80,7 @@ system message after what opens the session, with its bill printed and logged (a
 ``recalled`` event) first. It is a message event like any other, so a resumed session
 sends it as it was sent, and never recalls again.
 """
-# [or day 11+]
+# [or day 11]
 """One conversation: the history, the agent that extends it, and the log that records it.
 
 A Chat owns at most one open session log at a time. A new session is created only
@@ -109,12 +109,49 @@ agent; every accepted update is shown and logged (a ``plan`` event), the loop re
 the model of a plan it stopped looking at (a ``reminded`` event, then the message), and
 a resumed session rebuilds the list from its log's last ``plan`` event.
 """
+# [or day 12+]
+"""One conversation: the history, the agent that extends it, and the log that records it.
+
+A Chat owns at most one open session log at a time. A new session is created only
+when the first turn starts (so opening the REPL and leaving creates nothing); its
+first event is the system message, carrying the model configuration the session is
+frozen to. A resumed session brings its history back from the log and talks to the
+model it was created with. Every agent event is recorded first and shown second:
+what is on the screen is already on disk.
+
+Day 8: before a turn, the message's @-references are resolved (mca/refs). What they
+inject is part of the user message, so the log holds exactly what was sent; the bill
+is printed and logged (an ``injected`` event) before the message itself.
+
+Day 9: a new session starts with the context the agent adds on its own, each a step of
+its own, in order: first the project's instructions (mca/instructions.py), one system
+message after the system prompt, with their bill. The first event freezes them, so a
+resumed session sends the text it started with and says which files changed since.
+
+Day 10: when a session starts, the memories in force are recalled (mca/memory) into one
+system message after what opens the session, with its bill printed and logged (a
+``recalled`` event) first. It is a message event like any other, so a resumed session
+sends it as it was sent, and never recalls again.
+
+Day 11: the model keeps a plan with the todo tool (mca/plan). The list lives in the
+agent; every accepted update is shown and logged (a ``plan`` event), the loop reminds
+the model of a plan it stopped looking at (a ``reminded`` event, then the message), and
+a resumed session rebuilds the list from its log's last ``plan`` event.
+
+Day 12: before a turn, a history over the threshold is compacted (mca/context): its
+older rounds become one summary the model writes, the prefix and the last rounds stay
+as they were. Only once the summary is in hand is a ``compacted`` event logged (which
+replay honours on resume) and the bill printed; a compaction that fails, or would not
+make the history smaller, leaves it as it was and says why. ``/compact`` forces one.
+"""
 # [/day]
 
 from __future__ import annotations
 
-# [day 2+]
+# [day 2-11]
 from dataclasses import dataclass
+# [or day 12+]
+from dataclasses import dataclass, field
 # [/day]
 # [day 7+]
 from pathlib import Path
@@ -128,6 +165,12 @@ from .agent.loop import run_turn
 from .gateway import make_gateway
 # [/day]
 from .gateway.base import Gateway
+# [day 12+]
+from .context.compact import COMPACT_AT, KEEP_ROUNDS, Compaction, compact, context_tokens, setting
+from .context.compact import bill_event as compaction_event
+from .context.compact import bill_line as compaction_line
+from .gateway.base import GatewayError
+# [/day]
 # [day 9+]
 from .instructions import Instructions, changed_files, load_instructions
 # [/day]
@@ -228,6 +271,11 @@ class Agent:
     # [/day]
     # [day 11+]
     plan: TodoList | None = None  # the model's todo list (the todo tool holds the same object)
+    # [/day]
+    # [day 12+]
+    # over how many tokens of history a turn compacts first, and how many rounds it keeps
+    compact_at: int = field(default_factory=lambda: setting("MCA_COMPACT_AT", COMPACT_AT))
+    keep_rounds: int = field(default_factory=lambda: setting("MCA_KEEP_ROUNDS", KEEP_ROUNDS))
     # [/day]
 
 
@@ -404,6 +452,9 @@ class Chat:
         if self.log is None:
             self.start_new()
         # [/day]
+        # [day 12+]
+        self.maybe_compact()  # the history as the next request would send it again, before the new message
+        # [/day]
         # [day 8+]
         text = self.attach(text)  # what was typed, then what its references hold
         # [/day]
@@ -458,6 +509,42 @@ class Chat:
         if accounted.event is not None:
             self.log.append("injected", **accounted.event)
         return expanded.content
+    # [/day]
+    # [day 12+]
+
+    def maybe_compact(self) -> None:
+        """Compact first when the history is over the threshold."""
+        size = context_tokens(self.history)
+        if size > self.agent.compact_at:
+            self.screen.status(f"context: ≈ {size} tokens, over the threshold of {self.agent.compact_at}: compacting")
+            self.compact()
+
+    def compact(self) -> Compaction | None:
+        """Replace the older rounds by a summary: the history changes, the ``compacted`` event
+        is logged and the bill printed only once the summary is in hand. Otherwise the
+        history stays as it was, and one line says why."""
+        try:
+            result = compact(self.history, self.agent.gateway, self.agent.keep_rounds)
+        except NotImplementedError as exc:  # a lab still being written: the turn goes on uncompacted
+            self.screen.status(f"compaction skipped: not implemented yet: {exc}")
+            return None
+        except GatewayError as exc:
+            self.screen.status(f"compaction failed: {exc}; the history is kept as it was")
+            return None
+        if result.summary is None:
+            self.screen.status(f"compaction not done: {result.skipped}; the history is kept as it was")
+            return None
+        upto_seq = self.last_summarised_seq(result.kept)
+        self.log.append("compacted", **compaction_event(result, upto_seq))
+        self.history[:] = result.history
+        self.screen.status(compaction_line(result, upto_seq))
+        return result
+
+    def last_summarised_seq(self, kept: int) -> int:
+        """The seq of the last message event the summary covers: the one before the ``kept``
+        messages, which are the last ones logged (the prefix's system messages come before)."""
+        seqs = [event.seq for event in read_events(self.log.path).events if event.type == "message"]
+        return seqs[-kept - 1] if len(seqs) > kept else 0
     # [/day]
 
     def emit(self, event: AgentEvent) -> None:

@@ -168,6 +168,11 @@ def describe_event(event: Event) -> str:
         return (f"plan reminder, {f.get('open')} of {f.get('items')} items open, {f.get('chars')} chars "
                 f"≈ {f.get('tokens')} tokens (sent in the next message)")
     # [/day]
+    # [day 12+]
+    if event.type == "compacted":
+        return (f"{f.get('messages')} messages up to seq {f.get('upto_seq')} -> summary {f.get('chars')} chars "
+                f"≈ {f.get('tokens')} tokens; context ≈ {f.get('before')} -> {f.get('after')} tokens")
+    # [/day]
     return "(a type this version does not know; kept, not replayed)"
 
 

@@ -56,7 +56,7 @@ HELP = """commands:
   /forget N   forget memory N of /memory (from the next session on)
   /exit       leave (Ctrl+D works too)
   /help       this text"""
-# [or day 11+]
+# [or day 11]
 HELP = """commands:
   /log        the events of this session, one per line, then counts
   /fork       the points this session can be forked at
@@ -66,6 +66,19 @@ HELP = """commands:
   /memory     the memories in force, numbered, newest first
   /forget N   forget memory N of /memory (from the next session on)
   /plan       the model's plan (its todo list) in this session
+  /exit       leave (Ctrl+D works too)
+  /help       this text"""
+# [or day 12+]
+HELP = """commands:
+  /log        the events of this session, one per line, then counts
+  /fork       the points this session can be forked at
+  /fork N     fork at event N and continue in the new session
+  /sessions   the sessions in the sessions dir, newest first
+  /instructions  the project instructions in force in this session
+  /memory     the memories in force, numbered, newest first
+  /forget N   forget memory N of /memory (from the next session on)
+  /plan       the model's plan (its todo list) in this session
+  /compact    summarise the older rounds now (the last rounds are kept as they are)
   /exit       leave (Ctrl+D works too)
   /help       this text"""
 # [/day]
@@ -144,6 +157,9 @@ def run_command(chat: Chat, line: str) -> None:
     # [/day]
     # [day 11+]
     handlers["/plan"] = show_plan
+    # [/day]
+    # [day 12+]
+    handlers["/compact"] = compact_command
     # [/day]
     handler = handlers.get(name)
     if handler is None:
@@ -271,4 +287,13 @@ def show_plan(chat: Chat, _rest: str) -> None:
         print("no plan yet (the model makes one with the todo tool)")
         return
     print("\n".join(plan_lines(plan.record()["items"])))
+# [/day]
+# [day 12+]
+
+
+def compact_command(chat: Chat, _rest: str) -> None:
+    """``/compact``: summarise the older rounds now, whatever the history's size."""
+    if chat.log is None:
+        raise UserError("no session yet: send a request first")
+    chat.compact()
 # [/day]

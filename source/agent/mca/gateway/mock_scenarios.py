@@ -48,6 +48,11 @@ What it understands:
   (sooner if a plan reminder came), then says what is next; "try a bad plan" - sends two items in progress
   and says what the tool answered; "what is next?" - the next open item of the latest plan in the history.
 # [/day]
+# [day 12+]
+* a summary request ("Summarise this part of a conversation ...", what compaction sends) - a short
+  summary made from the transcript alone: how many messages, what the user asked, which tools ran,
+  the last answer. "what was summarised?" - quotes the summary the history holds.
+# [/day]
 """
 
 from __future__ import annotations
@@ -75,8 +80,11 @@ HELP_TEXT = (
     # [or day 10]
     'Try "remember that the tests run with python -m unittest", then in a new session "what do you remember?", '
     'or "what is in @calc.py?". '
-    # [or day 11+]
+    # [or day 11]
     'Try "plan the fix" (then /plan), "try a bad plan", or "remember that the tests run with python -m unittest". '
+    # [or day 12+]
+    'Try "read calc.py", "read test_calc.py" and "what does divide do" with MCA_COMPACT_AT=300, then /compact '
+    'and "what was summarised?", or "remember that the tests run with python -m unittest". '
     # [/day]
     "Set MCA_API_KEY (and leave MOCK unset) to talk to a real model."
 )
@@ -136,6 +144,10 @@ class Conversation:
 
 # The script: (does this row match?, the reply), tried in order; the first match answers.
 SCENARIOS: list[tuple[Callable[[Conversation], object], Callable[[Conversation], Reply]]] = [
+    # [day 12+]
+    (lambda c: c.said.startswith(SUMMARY_ASK), lambda c: summary_reply(c.said)),
+    (lambda c: "what was summarised" in c.request, lambda c: summarised_reply(c.earlier)),
+    # [/day]
     # [day 11+]
     (lambda c: "plan the fix" in c.request, lambda c: plan_fix_reply(c.turn, c.next_id)),
     (lambda c: "try a bad plan" in c.request, lambda c: bad_plan_reply(c.turn, c.next_id)),
@@ -623,4 +635,54 @@ def next_step_reply(earlier: list[dict]) -> Reply:
             if status == mark:
                 return Reply(f"Next is item {item_id}: {content}.")
     return Reply("Every item of the plan is done.")
+# [/day]
+# [day 12+]
+
+
+SUMMARY_ASK = "Summarise this part of a conversation"  # how compaction's request opens (mca/context)
+SUMMARY_MARK = "[summary of the earlier conversation"  # how its summary opens in the history
+EARLIER_ASKS = re.compile(r'The user asked: (".*?")\.(?: Tools| The last|$)')
+
+
+def summary_reply(said: str) -> Reply:
+    """A summary made from the transcript alone, the same for the same transcript."""
+    lines = said.splitlines()[1:]
+    asked = [f'"{short(line[len("user: "):], 48)}"' for line in lines
+             if line.startswith("user: ") and SUMMARY_MARK not in line]
+    earlier = [line for line in lines if SUMMARY_MARK in line]
+    if earlier:  # what the earlier summary says the user asked comes first: a summary carries it on
+        before = EARLIER_ASKS.search(" ".join(lines[lines.index(earlier[0]):]))
+        asked = ([before.group(1)] if before else []) + asked
+    tools: dict[str, int] = {}
+    for line in lines:
+        if line.startswith("assistant calls "):
+            name = line.split()[2]
+            tools[name] = tools.get(name, 0) + 1
+    answers = [line[len("assistant: "):] for line in lines if line.startswith("assistant: ")]
+    said_by = ("user: ", "assistant: ", "assistant calls ", "tool result (")
+    entries = sum(1 for line in lines if line.startswith(said_by))
+    parts = [f"Summary of {entries} earlier entries (messages and tool calls)."]
+    if earlier:
+        parts.append("It went on from an earlier summary.")
+    if asked:
+        parts.append("The user asked: " + "; ".join(asked) + ".")
+    if tools:
+        parts.append("Tools used: " + ", ".join(f"{name} x{count}" for name, count in tools.items()) + ".")
+    if answers:
+        parts.append(f'The last answer was: "{short(answers[-1], 80)}"')
+    return Reply(" ".join(parts))
+
+
+def summarised_reply(earlier: list[dict]) -> Reply:
+    """What the history's summary says, as the history carries it."""
+    for message in earlier:
+        content = content_text(message)
+        if message.get("role") == "user" and content.startswith(SUMMARY_MARK):
+            return Reply("The earlier conversation was summarised: " + content.split("\n", 1)[-1])
+    return Reply("Nothing was summarised: the whole conversation is still in my context.")
+
+
+def short(text: str, width: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 3] + "..."
 # [/day]

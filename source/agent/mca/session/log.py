@@ -40,9 +40,13 @@ except ImportError:  # pragma: no cover - Windows
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork")
 # [or day 8-10]
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected")  # injected: the bill of @-references
-# [or day 11+]
+# [or day 11]
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected", "recalled",  # bills of injections
                "plan", "reminded")  # plan: the todo list after an update; reminded: the plan reminder's bill
+# [or day 12+]
+KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected", "recalled",  # bills of injections
+               "plan", "reminded",  # plan: the todo list after an update; reminded: the plan reminder's bill
+               "compacted")  # compacted: the summary that replaces the older rounds (replay honours it)
 # [/day]
 _decode_object = json.JSONDecoder().raw_decode
 REQUIRED_FIELDS = ("seq", "ts", "type")

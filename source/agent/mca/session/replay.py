@@ -1,4 +1,5 @@
 # [day 7+]
+# [day 7-11]
 """Replay: rebuild the conversation from the log.
 
 The model has no memory. Every request carries the whole message list, and after a
@@ -9,6 +10,23 @@ Only ``message`` events rebuild the list. A tool's result already has its own
 characters, was it blocked) and ``usage``, ``error`` and ``fork`` are for audit and
 lineage. Rebuilding from them too would put tool results in the history twice.
 """
+# [or day 12+]
+"""Replay: rebuild the conversation from the log.
+
+The model has no memory. Every request carries the whole message list, and after a
+restart that list exists only in the log. Replay carries it back.
+
+Only ``message`` events rebuild the list. A tool's result already has its own
+``tool`` message; ``tool_end`` adds what people want to know (how long, how many
+characters, was it blocked) and ``usage``, ``error`` and ``fork`` are for audit and
+lineage. Rebuilding from them too would put tool results in the history twice.
+
+Day 12: a ``compacted`` event changes the list the way compaction changed it in the
+process that wrote it: the system messages the session started with, then the
+summary, then the messages logged after ``upto_seq``. The log itself keeps every
+message (it is append-only), so a fork before the compaction still has them all.
+"""
+# [/day]
 
 from __future__ import annotations
 
@@ -28,6 +46,7 @@ class Replayed:
     skipped: int
 
 
+# [day 7-11]
 def replay(events: Iterable[Event]) -> Replayed:
     """Rebuild messages from message events, in log order; count every other event as skipped.
 
@@ -48,6 +67,55 @@ def replay(events: Iterable[Event]) -> Replayed:
     #     "TODO(E2): rebuild the message list from message events only, and count every other event as skipped"
     # )
     # END SCAFFOLD day-07 E2
+# [or day 12+]
+def replay(events: Iterable[Event]) -> Replayed:
+    """Rebuild messages from message events, in log order, as every ``compacted`` event
+    left them; count every other event as skipped.
+
+    Events of a type this code does not know are skipped too: they are not damage.
+    """
+    messages: list[dict[str, Any]] = []
+    seqs: list[int] = []  # the seq each message of ``messages`` is known by
+    skipped = 0
+    for event in events:
+        if event.type == "message":
+            messages.append(event.fields["message"])
+            seqs.append(event.seq)
+            continue
+        skipped += 1
+        if event.type == "compacted":
+            messages, seqs = after_compaction(messages, seqs, event)
+    return Replayed(messages=messages, replayed=len(messages), skipped=skipped)
+
+
+def after_compaction(messages: list[dict[str, Any]], seqs: list[int],
+                     event: Event) -> tuple[list[dict[str, Any]], list[int]]:
+    """The messages as a ``compacted`` event left them, and their seqs.
+
+    The system messages the list starts with stay; then comes the summary, as one user
+    message holding ``event.fields["summary"]`` (known by the seq ``upto_seq``, so a later
+    compaction, which always summarises it, drops it); then every message logged after
+    ``upto_seq``.
+    """
+    # BEGIN SOLUTION day-12 E3
+    upto = event.fields.get("upto_seq")
+    summary = event.fields.get("summary")
+    if not isinstance(upto, int) or not isinstance(summary, str):
+        return messages, seqs  # not a compaction this code can apply: the list as it was
+    start = 0
+    while start < len(messages) and messages[start].get("role") == "system":
+        start += 1
+    later = [k for k in range(start, len(messages)) if seqs[k] > upto]
+    return (messages[:start] + [{"role": "user", "content": summary}] + [messages[k] for k in later],
+            seqs[:start] + [upto] + [seqs[k] for k in later])
+    # END SOLUTION day-12 E3
+    # BEGIN SCAFFOLD day-12 E3
+    # # TODO(E3): keep the system messages the list starts with, then the summary (one user
+    # # message), then the messages logged after upto_seq. Until then the resumed session
+    # # sends every message again, as if it had never been compacted.
+    # return messages, seqs
+    # END SCAFFOLD day-12 E3
+# [/day]
 
 
 def estimate_tokens(messages: Iterable[dict[str, Any]]) -> int:

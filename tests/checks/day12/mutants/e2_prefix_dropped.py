@@ -1,0 +1,21 @@
+"""compact() starts the new history with the summary ("it says everything that came before"):
+the system prompt, the instructions and the memory are gone."""
+TARGET = "mca/context/compact.py"
+FAILS = ("keeps-system-and-instructions", "replay-honours-compacted")
+
+
+def compact(history, gateway, keep=KEEP_ROUNDS):
+    before = context_tokens(history)
+    cut = choose_cut(history, keep)
+    if cut is None:
+        return Compaction(history, before, before, skipped="nothing to summarise")
+    start = prefix_end(history)
+    text = ask_for_summary(gateway, summary_request(history[start:cut]))
+    if not text:
+        return Compaction(history, before, before, skipped="empty summary")
+    summary = SUMMARY_HEADER + text
+    new = [{"role": "user", "content": summary}] + history[cut:]
+    after = context_tokens(new)
+    if after >= before:
+        return Compaction(history, before, before, skipped="not smaller")
+    return Compaction(new, before, after, summary, summarised=cut - start, kept=len(history) - cut)
