@@ -299,6 +299,9 @@ class Chat:
         # [day 9+]
         self.instructions: Instructions | None = None  # in force in this session (None: no session yet)
         # [/day]
+        # [day 14+]
+        self.snapshots = None  # mca.snapshots.SnapshotStore the write tools save to (run.py sets it)
+        # [/day]
 
     def start_new(self) -> None:
         """Create a session; its first event is the system message."""
@@ -317,6 +320,9 @@ class Chat:
         # The first event is written here, not by the recorder: it freezes the model and the instructions.
         self.log.append("message", message=self.history[0], config=self.agent.config,
                         instructions=self.instructions.record())
+        # [day 14+]
+        self.open_snapshots()
+        # [/day]
         self.screen.status(f"new session {self.session_id} (log: {self.log.path})")
         for line in self.instructions.bill():  # the bill, printed even when it is zero
             self.screen.status(line)
@@ -343,6 +349,9 @@ class Chat:
         self.log, self.session_id = resumed.log, resumed.session_id
         self.recorder = SessionRecorder(resumed.log)
         self.history = list(resumed.messages)
+        # [day 14+]
+        self.open_snapshots()
+        # [/day]
         # [day 9+]
         self.restore_instructions()
         # [/day]
@@ -442,6 +451,13 @@ class Chat:
         """The plan as the session's log left it, in the object the todo tool holds."""
         if self.agent.plan is not None:
             self.agent.plan.load(plan_from_log(read_events(self.log.path).events))
+    # [/day]
+    # [day 14+]
+
+    def open_snapshots(self) -> None:
+        """Point the snapshot store at the session now in use (a fork's parents' stores too)."""
+        if self.snapshots is not None:
+            self.snapshots.open(self.sessions_dir, self.session_id, self.log, read_events(self.log.path).events)
     # [/day]
 
     def ask(self, text: str) -> str:

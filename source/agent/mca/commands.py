@@ -173,6 +173,16 @@ def describe_event(event: Event) -> str:
         return (f"{f.get('messages')} messages up to seq {f.get('upto_seq')} -> summary {f.get('chars')} chars "
                 f"≈ {f.get('tokens')} tokens; context ≈ {f.get('before')} -> {f.get('after')} tokens")
     # [/day]
+    # [day 14+]
+    if event.type == "snapshot":
+        was = f"was {str(f['hash'])[:12]}" if f.get("hash") else "did not exist"
+        now = f"now {str(f['after'])[:12]}" if f.get("after") else "now removed"
+        made = f" (made {', '.join(str(d) + '/' for d in f['dirs'])})" if f.get("dirs") else ""
+        return f"{f.get('path')}: {was}, {now}{made}"
+    if event.type == "rollback":
+        kept = f", kept {', '.join(map(str, f['kept']))}" if f.get("kept") else ""
+        return f"{f.get('command')}: back to seq {f.get('to_seq')}, {len(f.get('files') or [])} file(s){kept}"
+    # [/day]
     return "(a type this version does not know; kept, not replayed)"
 
 

@@ -34,6 +34,10 @@ from .session.resume import ResumeError, list_sessions
 from .plan import plan_lines
 
 # [/day]
+# [day 14+]
+from .snapshots.commands import rollback_command, undo_command
+
+# [/day]
 # [day 7-9]
 HELP = """commands:
   /log        the events of this session, one per line, then counts
@@ -68,7 +72,7 @@ HELP = """commands:
   /plan       the model's plan (its todo list) in this session
   /exit       leave (Ctrl+D works too)
   /help       this text"""
-# [or day 12+]
+# [or day 12-13]
 HELP = """commands:
   /log        the events of this session, one per line, then counts
   /fork       the points this session can be forked at
@@ -79,6 +83,22 @@ HELP = """commands:
   /forget N   forget memory N of /memory (from the next session on)
   /plan       the model's plan (its todo list) in this session
   /compact    summarise the older rounds now (the last rounds are kept as they are)
+  /exit       leave (Ctrl+D works too)
+  /help       this text"""
+# [or day 14+]
+HELP = """commands:
+  /log        the events of this session, one per line, then counts
+  /fork       the points this session can be forked at
+  /fork N     fork at event N and continue in the new session (the files stay as they are)
+  /sessions   the sessions in the sessions dir, newest first
+  /instructions  the project instructions in force in this session
+  /memory     the memories in force, numbered, newest first
+  /forget N   forget memory N of /memory (from the next session on)
+  /plan       the model's plan (its todo list) in this session
+  /compact    summarise the older rounds now (the last rounds are kept as they are)
+  /rollback   the rounds that changed files, and the seq to go back to before each
+  /rollback N every file the agent changed after event N, back as it was then (the conversation stays)
+  /undo       the files of the last round that changed any, back as they were before it
   /exit       leave (Ctrl+D works too)
   /help       this text"""
 # [/day]
@@ -160,6 +180,9 @@ def run_command(chat: Chat, line: str) -> None:
     # [/day]
     # [day 12+]
     handlers["/compact"] = compact_command
+    # [/day]
+    # [day 14+]
+    handlers.update({"/rollback": rollback_command, "/undo": undo_command})
     # [/day]
     handler = handlers.get(name)
     if handler is None:

@@ -55,6 +55,9 @@ from .memory import Memories
 # [day 11+]
 from .plan import TodoList
 # [/day]
+# [day 14+]
+from .snapshots import SnapshotStore, snapshot_writes
+# [/day]
 # [day 7+]
 from .session import SessionError
 from .session.resume import NoSuchSession, ResumeError, list_sessions, pick_session, session_ids
@@ -183,6 +186,10 @@ def run_agent(args: argparse.Namespace) -> int:
     plan = TodoList()  # the model's plan for this session: the todo tool and the loop share it
     tools = default_tools(workdir, memories=memories, plan=plan)
     # [/day]
+    # [day 14+]
+    snapshots = SnapshotStore(workdir)  # every write tool keeps the old content of its file here first
+    snapshot_writes(tools, workdir, snapshots)
+    # [/day]
     # [day 5+]
     try:
         rules = load_rules(workdir, args.rule)
@@ -212,6 +219,9 @@ def run_agent(args: argparse.Namespace) -> int:
     chat = Chat(agent, screen)
     # [or day 7+]
     chat = Chat(sessions_dir, agent, screen)
+    # [day 14+]
+    chat.snapshots = snapshots  # pointed at each session the chat starts or resumes
+    # [/day]
     if resuming:
         chat.resume(session_id)  # refuses unknown or invalid ids before anything is created
     # [/day]

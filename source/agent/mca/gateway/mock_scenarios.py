@@ -53,6 +53,10 @@ What it understands:
   summary made from the transcript alone: how many messages, what the user asked, which tools ran,
   the last answer. "what was summarised?" - quotes the summary the history holds.
 # [/day]
+# [day 14+]
+* "make divide refuse zero", "add a power function", "write a changelog" - three rounds that edit
+  calc.py (the last one reads it first, then also writes docs/CHANGES.md, in a new folder).
+# [/day]
 """
 
 from __future__ import annotations
@@ -82,9 +86,12 @@ HELP_TEXT = (
     'or "what is in @calc.py?". '
     # [or day 11]
     'Try "plan the fix" (then /plan), "try a bad plan", or "remember that the tests run with python -m unittest". '
-    # [or day 12+]
+    # [or day 12-13]
     'Try "read calc.py", "read test_calc.py" and "what does divide do" with MCA_COMPACT_AT=300, then /compact '
     'and "what was summarised?", or "remember that the tests run with python -m unittest". '
+    # [or day 14+]
+    'Try "make divide refuse zero", "add a power function" and "write a changelog" (with --yes), then /rollback, '
+    '/rollback N, /undo and /fork N; or "read calc.py" and /compact. '
     # [/day]
     "Set MCA_API_KEY (and leave MOCK unset) to talk to a real model."
 )
@@ -144,6 +151,11 @@ class Conversation:
 
 # The script: (does this row match?, the reply), tried in order; the first match answers.
 SCENARIOS: list[tuple[Callable[[Conversation], object], Callable[[Conversation], Reply]]] = [
+    # [day 14+]
+    (lambda c: "refuse zero" in c.request, lambda c: refuse_zero_reply(c.turn, c.next_id)),
+    (lambda c: "add a power function" in c.request, lambda c: power_reply(c.turn, c.next_id)),
+    (lambda c: "write a changelog" in c.request, lambda c: changelog_reply(c.turn, c.next_id)),
+    # [/day]
     # [day 12+]
     (lambda c: c.said.startswith(SUMMARY_ASK), lambda c: summary_reply(c.said)),
     (lambda c: "what was summarised" in c.request, lambda c: summarised_reply(c.earlier)),
@@ -685,4 +697,53 @@ def summarised_reply(earlier: list[dict]) -> Reply:
 def short(text: str, width: int) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 3] + "..."
+# [/day]
+# [day 14+]
+
+
+POWER = "def power(a, b):\n    return a ** b\n\n\n"
+CHANGES = "docs/CHANGES.md"
+
+
+def refuse_zero_reply(turn: list[dict], next_id: str) -> Reply:
+    """Round 1 of day 14: one edit of calc.py (divide raises ValueError for a zero divisor)."""
+    result = last_tool_result(turn)
+    if result is None:
+        edit = {"path": "calc.py", "old": BUGGY_LINE, "new": GUARDED_LINE}
+        return Reply("I will make divide() refuse a zero divisor.", [(next_id, "edit_file", edit)])
+    if is_refusal(result):
+        return Reply(f"I could not edit calc.py: {first_line(result)}")
+    return Reply("divide() raises ValueError for a zero divisor now.")
+
+
+def power_reply(turn: list[dict], next_id: str) -> Reply:
+    """Round 2: one more edit of calc.py (a power function before divide)."""
+    result = last_tool_result(turn)
+    if result is None:
+        edit = {"path": "calc.py", "old": "def divide(a, b):", "new": POWER + "def divide(a, b):"}
+        return Reply("I will add power(a, b) to calc.py.", [(next_id, "edit_file", edit)])
+    if is_refusal(result):
+        return Reply(f"I could not edit calc.py: {first_line(result)}")
+    return Reply("calc.py has power(a, b) now, just before divide().")
+
+
+def changelog_reply(turn: list[dict], next_id: str) -> Reply:
+    """Round 3: read calc.py, then write docs/CHANGES.md (a new folder) and point calc.py at it."""
+    results = tool_results(turn)
+    if not results:
+        return Reply("I will read calc.py first.", [(next_id, "read_file", {"path": "calc.py"})])
+    if len(results) == 1:
+        if is_refusal(results[0]):
+            return Reply(f"I could not read calc.py: {first_line(results[0])}")
+        names = re.findall(r"^def (\w+)", results[0], re.MULTILINE)
+        first = results[0].splitlines()[0] if results[0].strip() else ""
+        changes = "# Changes\n\n" + "".join(f"- calc.py: `{name}()`\n" for name in names)
+        note = {"path": "calc.py", "old": first, "new": first + f"\n# What changed: {CHANGES}"}
+        return Reply(f"I will write {CHANGES} and point calc.py at it.",
+                     [(f"{next_id}_1", "write_file", {"path": CHANGES, "content": changes}),
+                      (f"{next_id}_2", "edit_file", note)])
+    failed = [first_line(r) for r in results[1:] if is_refusal(r)]
+    if failed:
+        return Reply("Not everything worked: " + " | ".join(failed))
+    return Reply(f"{CHANGES} lists the functions of calc.py, and calc.py's first lines point at it.")
 # [/day]

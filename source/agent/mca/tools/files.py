@@ -6,13 +6,22 @@ Every path goes through ``resolve_inside`` first, so no tool can reach outside t
 workdir. Each tool is marked ``read_only``: it changes nothing (day 5's approval gate
 lets such tools through without asking).
 """
-# [or day 4+]
+# [or day 4-13]
 """File tools: three that only read, two that write.
 
 Every path goes through ``resolve_inside`` first, so no tool can reach outside the
 workdir. The read-only tools change nothing; the two write tools change the
 user's files, so each is made safe to fail: an edit must match exactly once, and a
 write never leaves half a file (a temp file in the same directory, then a rename).
+"""
+# [or day 14+]
+"""File tools: three that only read, three that write.
+
+Every path goes through ``resolve_inside`` first, so no tool can reach outside the
+workdir. The read-only tools change nothing; the write tools change the user's files,
+so each is made safe to fail: an edit must match exactly once, and a write never leaves
+half a file (a temp file in the same directory, then a rename). Day 14 adds
+delete_file: the snapshots (mca/snapshots) make every change of the three undoable.
 """
 # [/day]
 
@@ -172,13 +181,26 @@ def edit_file(workdir: Path, args: dict) -> str:
     # END SCAFFOLD day-04 E1
     return f"edited {shown(workdir, target)}: replaced 1 occurrence"
 # [/day]
+# [day 14+]
+
+
+def delete_file(workdir: Path, args: dict) -> str:
+    """Remove one file (never a directory); the snapshots make it undoable like any write."""
+    target = resolve_inside(workdir, args["path"])
+    if not target.is_file():
+        raise ToolError(f"{args['path']} is not a file")
+    target.unlink()
+    return f"deleted {shown(workdir, target)}"
+# [/day]
 
 
 def file_tools(workdir: Path) -> list[Tool]:
     # [day 3]
     """The three read-only file tools, bound to ``workdir``."""
-    # [or day 4+]
+    # [or day 4-13]
     """The five file tools, bound to ``workdir``."""
+    # [or day 14+]
+    """The six file tools, bound to ``workdir``."""
     # [/day]
     path = {"type": "string", "description": "a path relative to the workdir"}
     return [
@@ -202,6 +224,11 @@ def file_tools(workdir: Path) -> list[Tool]:
               "properties": {"path": path, "old": {"type": "string"}, "new": {"type": "string"}},
               "required": ["path", "old", "new"]},
              lambda args: edit_file(workdir, args)),
+        # [/day]
+        # [day 14+]
+        Tool("delete_file", "Delete a file.",
+             {"type": "object", "properties": {"path": path}, "required": ["path"]},
+             lambda args: delete_file(workdir, args)),
         # [/day]
     ]
 # [/day]

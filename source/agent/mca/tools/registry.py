@@ -43,6 +43,17 @@ class ToolRegistry:
     def is_read_only(self, name: str) -> bool:
         tool = self._tools.get(name)
         return bool(tool and tool.read_only)
+    # [day 14+]
+
+    def tool(self, name: str) -> Tool | None:
+        """The tool called ``name``, if there is one."""
+        return self._tools.get(name)
+
+    def add(self, tool: Tool) -> None:
+        """Offer ``tool``, in place of the tool of the same name if there is one (day 14 wraps the
+        write tools this way)."""
+        self._tools[tool.name] = tool
+    # [/day]
 
     def run(self, name: str, args: dict[str, Any]) -> ToolResult:
         """Run one call; what the model did wrong comes back as an ``error:`` result."""
