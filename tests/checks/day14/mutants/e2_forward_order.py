@@ -1,0 +1,32 @@
+'''The changes after SEQ undone in log order, oldest first: a file changed twice ends as
+the newest change found it (the middle state), and the folders of new files are removed
+before the files that are still in them.'''
+TARGET = "mca/snapshots/rollback.py"
+FAILS = ("undo-last-round", "rollback-to-seq", "created-file-removed", "rollback-undoable")
+
+
+def rollback(store, events, to_seq, ask=None, command="/rollback"):
+    changes = changes_after(events, to_seq)
+    rolled = Rolled(to_seq, asked=ask is not None)
+    if not changes:
+        return rolled
+    newest = {}
+    for event in changes:
+        newest[event.fields["path"]] = event
+    for path, event in newest.items():
+        now = digest_of(read_bytes(store.target(path)))
+        if now != event.fields.get("after") and (ask is None or not ask(path)):
+            rolled.kept.append(path)
+    store.note_rollback(to_seq, sorted(newest), sorted(rolled.kept), command)
+    for event in changes:  # in the order they happened
+        path = event.fields["path"]
+        if path in rolled.kept:
+            continue
+        target = store.target(path)
+        old = store.get(event.fields.get("hash"))
+        if read_bytes(target) != old:
+            store.save(target, lambda: store.restore_file(target, old, event.fields.get("dirs") or []))
+    for path in sorted(newest):
+        if path not in rolled.kept:
+            (rolled.restored if store.target(path).is_file() else rolled.removed).append(path)
+    return rolled
