@@ -106,7 +106,7 @@ class LabRunner:
             argv = [self.paths.to_view(str(a)) for a in argv]
         return hermetic.command(self.python, self.writable, self.masked, chdir=str(cwd), home=env.get("HOME"),
                                 bwrap=self.hermetic.bwrap, env=self.hermetic.env, readable=path,
-                                paths=self.paths) + argv
+                                paths=self.paths, site=self.hermetic.site) + argv
 
     def in_view(self, text: str) -> str:
         """`text` (a job, a path) as a lab child sees it: the view's paths where it has one."""
