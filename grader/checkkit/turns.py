@@ -10,6 +10,7 @@ grader's fake model server (fakeserver.py), which records every request.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from grader.checkkit.failures import CheckFailed
 from grader.checkkit.context import TURN_TIMEOUT
 from grader.checkkit.fakeserver import FakeModelServer, RecordedRequest, reply_json
 from grader.checkkit.sessionlog import logs_in, read_lines
-from grader.spawn import ChildResult
+from grader.checkkit.terminal import screen, type_lines
+from grader.spawn import ChildResult, scaled
 
 WIDE_FROM = 0x0800  # the bill's documented estimate: ceil(narrow / 4) + wide (mca/refs/bill.py)
 LETTERS = "abcdefghijkmnpqrstuvwxyz"
@@ -49,8 +51,15 @@ class Turn:
 
     @property
     def said(self) -> str:
-        """What the agent told the user: stderr, or the whole screen when it ran on a terminal."""
-        return self.result.stdout.replace("\r\n", "\n") if self.tty else self.result.stderr
+        """What the agent told the user: stderr, or the whole screen when it ran on a terminal
+        (LF line ends, the echo of what was typed taken off: terminal.screen)."""
+        return screen(self.result.stdout) if self.tty else self.result.stderr
+
+    @property
+    def printed(self) -> str:
+        """What the agent printed on stdout (a reply, the REPL's prompts and listings): stdout,
+        or the whole screen when it ran on a terminal, where stderr is on it too."""
+        return screen(self.result.stdout) if self.tty else self.result.stdout
 
     @property
     def first(self) -> RecordedRequest | None:
@@ -81,9 +90,11 @@ def run_turn(ctx, name: str, prompt: str | None, files: dict[str, str | bytes] |
     """One turn of the agent in a fresh workspace (or `workspace`) against a fake model server
     (`server`, already started, for a session a second process resumes: the session keeps its URL).
     `tty`: on a pseudo-terminal of its own (stdin, stdout and stderr), as a person runs it, so an
-    agent that behaves only when nobody is at a terminal is seen. `cwd`: where the agent runs (default
+    agent that behaves only when nobody is at a terminal is seen; what it printed is then one
+    screen (`Turn.said`, `Turn.printed`, never `result.stderr`). `cwd`: where the agent runs (default
     the workspace; the workdir is then the agent's default). `prompt` None and `typed`: the REPL,
-    fed `typed` on stdin, one request or command per line. `env`: more variables for the agent
+    fed `typed` on stdin, one request or command per line (on a terminal each line is typed at its
+    prompt, terminal.type_lines, and the echo is not part of what it said). `env`: more variables for the agent
     (a day's settings, such as a threshold); `timeout`: for a REPL fed many turns."""
     ws = workspace if workspace is not None else ctx.workspace(name)
     write_files(ws, files or {})
@@ -96,8 +107,13 @@ def run_turn(ctx, name: str, prompt: str | None, files: dict[str, str | bytes] |
     before = len(server.requests)
     extra_env = {**server.env(), **(env or {})}
     if tty:
-        child = ctx.start_agent(*args, cwd=cwd or ws, extra_env=extra_env, mock=False, tty=True)
-        result = child.wait(timeout)
+        with ctx.start_agent(*args, cwd=cwd or ws, extra_env=extra_env, mock=False, tty=True) as child:
+            if typed is None:
+                result = child.wait(timeout)
+            else:  # each line at its prompt, as a person types it; one time limit for the session
+                deadline = time.monotonic() + scaled(timeout)
+                type_lines(child, typed.splitlines(), step=timeout, deadline=deadline)
+                result = child.wait(max(1.0, deadline - time.monotonic()), exact=True)
     else:
         result = ctx.run_agent(*args, cwd=cwd or ws, extra_env=extra_env, mock=False, timeout=timeout,
                                input=typed)
