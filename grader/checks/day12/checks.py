@@ -341,8 +341,10 @@ run(main)
 HEADER = "[summary of the earlier conversation, written when it was compacted]\n"
 
 
-def log_case(rng, twice: bool, only_summary: bool) -> tuple[list[dict], list[dict]]:
-    """A session log with one or two compactions, and the history the sheet's replay gives."""
+def log_case(rng, twice: bool, only_summary: bool, keep_none: bool = False) -> tuple[list[dict], list[dict]]:
+    """A session log with one or two compactions, and the history the sheet's replay gives.
+    `keep_none`: the first compaction kept no round (K = 0: upto_seq is the last message then,
+    `kept` 0), and rounds followed it."""
     events: list[dict] = []
     seq = 0
 
@@ -388,7 +390,7 @@ def log_case(rng, twice: bool, only_summary: bool) -> tuple[list[dict], list[dic
     seqs = rounds(rng.randint(2, 4))
     live = [(s, e["message"]) for s in seqs for e in events if e["seq"] == s]
     starts = [k for k, (_, m) in enumerate(live) if m["role"] == "user"]
-    compaction(starts[rng.randint(1, len(starts) - 1)])
+    compaction(len(live) if keep_none else starts[rng.randint(1, len(starts) - 1)])
     more = rounds(rng.randint(1, 3))
     live += [(s, e["message"]) for s in more for e in events if e["seq"] == s]
     if twice:
@@ -403,23 +405,25 @@ def test_replay_honours_compacted(ctx):
     """A second process that resumes a compacted session sends the compacted history (the system messages, the summary, the messages logged after upto_seq), not the messages the summary replaced."""
     rng = ctx.rng("replay-honours-compacted")
     # First, replay() itself, on generated logs: once, twice, twice with the second summary
-    # replacing only the first.
+    # replacing only the first, once with K = 0 (nothing kept: `kept` is 0).
     from grader.checkkit.logshape import encode
     logs = ctx.tmp("replay-logs")
     paths, wants = [], []
-    for n, (twice, only) in enumerate([(False, False), (True, False), (True, True)]):
-        events, want = log_case(rng, twice, only)
+    cases = [(False, False, False), (True, False, False), (True, True, False), (False, False, True)]
+    for n, (twice, only, none) in enumerate(cases):
+        events, want = log_case(rng, twice, only, none)
         path = logs / f"log{n}.jsonl"
         path.write_bytes(b"".join(encode(e) for e in events))
         paths.append(str(path))
         wants.append(want)
     answers = ctx.harness_answers("replay", {"paths": paths}, count=len(paths), calls="replay()", code=REPLAY)
     for n, (got, want) in enumerate(zip(answers, wants)):
-        problem = ctx.harness_problem(got, "replay()", on=ctx.say("replay.on", count=[1, 2, 2][n]))
+        count = 2 if cases[n][0] else 1
+        problem = ctx.harness_problem(got, "replay()", on=ctx.say("replay.on", count=count))
         if problem:
             raise problem
         if got.get("messages") != want:
-            raise CheckFailed(ctx.say("replay.wrong", count=[1, 2, 2][n]),
+            raise CheckFailed(ctx.say("replay.wrong", count=count),
                               expected=shown([text_of(m)[:40] for m in want], 400),
                               seen=shown([text_of(m)[:40] for m in got.get("messages") or []], 400))
     # Then two processes: one compacts twice and leaves, the second resumes.
