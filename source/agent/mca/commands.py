@@ -178,7 +178,8 @@ def describe_event(event: Event) -> str:
         return f"side task {preview(f.get('description'))} for call {f.get('call')}: subagent {f.get('session')}"
     if event.type == "task_answer":
         cut = ", cut" if f.get("truncated") else ""
-        return (f"answer of subagent {f.get('session')} after {f.get('rounds')} rounds: {f.get('chars')} chars "
+        rounds = f"{f.get('rounds')} round" + ("" if f.get("rounds") == 1 else "s")
+        return (f"answer of the task of call {f.get('call')} after {rounds}: {f.get('chars')} chars "
                 f"≈ {f.get('tokens')} tokens{cut} (sent as the call's result)")
     # [/day]
     return "(a type this version does not know; kept, not replayed)"

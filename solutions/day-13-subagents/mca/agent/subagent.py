@@ -114,8 +114,8 @@ def run_subagent(chat: Chat, call_id: str, args: dict) -> str:
         answer, cut = truncate(text, ANSWER_CAP)  # the answer, and nothing else of the child's work
     finally:
         child.close()
-    bill = {"call": call_id, "session": child.log.session_id, "rounds": child.rounds, "spent": child.spent,
-            "chars": len(answer), "tokens": estimate_tokens(answer), "truncated": cut}
+    bill = {"call": call_id, "rounds": child.rounds, "spent": child.spent, "chars": len(answer),
+            "tokens": estimate_tokens(answer), "truncated": cut}
     chat.screen.status(f'injected: answer of task "{description}" (subagent {child.log.session_id}, '
                        f"{plural(child.rounds, 'round')}) {bill['chars']} chars ≈ {bill['tokens']} tokens"
                        + (f" (cut from {len(text)} chars)" if cut else ""))
