@@ -86,7 +86,7 @@ def run_turn(ctx, name: str, prompt: str | None, files: dict[str, str | bytes] |
              workspace: Path | None = None, sessions: Path | None = None, resume: bool = False,
              server: FakeModelServer | None = None, tty: bool = False, cwd: Path | None = None,
              typed: str | None = None, env: dict[str, str] | None = None,
-             timeout: float = TURN_TIMEOUT) -> Turn:
+             timeout: float = TURN_TIMEOUT, options: tuple[str, ...] = ()) -> Turn:
     """One turn of the agent in a fresh workspace (or `workspace`) against a fake model server
     (`server`, already started, for a session a second process resumes: the session keeps its URL).
     `tty`: on a pseudo-terminal of its own (stdin, stdout and stderr), as a person runs it, so an
@@ -95,15 +95,17 @@ def run_turn(ctx, name: str, prompt: str | None, files: dict[str, str | bytes] |
     the workspace; the workdir is then the agent's default). `prompt` None and `typed`: the REPL,
     fed `typed` on stdin, one request or command per line (on a terminal each line is typed at its
     prompt, terminal.type_lines, and the echo is not part of what it said). `env`: more variables for the agent
-    (a day's settings, such as a threshold); `timeout`: for a REPL fed many turns."""
+    (a day's settings, such as a threshold); `timeout`: for a REPL fed many turns; `options`: more of
+    the agent's command line before the prompt (`--yes`, `--rule "allow write_file"`)."""
     ws = workspace if workspace is not None else ctx.workspace(name)
     write_files(ws, files or {})
     sessions = sessions if sessions is not None else ws.parent / "sessions"
-    args = ["--sessions-dir", str(sessions)] + (["--resume"] if resume else []) + ([prompt] if prompt is not None else [])
+    args = ["--sessions-dir", str(sessions), *options] + (["--resume"] if resume else []) + \
+        ([prompt] if prompt is not None else [])
     if server is None:
         with model_server() as server:
             return run_turn(ctx, name, prompt, workspace=ws, sessions=sessions, resume=resume, server=server,
-                            tty=tty, cwd=cwd, typed=typed, env=env, timeout=timeout)
+                            tty=tty, cwd=cwd, typed=typed, env=env, timeout=timeout, options=options)
     before = len(server.requests)
     extra_env = {**server.env(), **(env or {})}
     if tty:

@@ -53,6 +53,10 @@ What it understands:
   summary made from the transcript alone: how many messages, what the user asked, which tools ran,
   the last answer. "what was summarised?" - quotes the summary the history holds.
 # [/day]
+# [day 13+]
+* "ask a subagent: REQUEST" (or "ask a subagent to REQUEST") - hands REQUEST to a subagent with the task
+  tool, then passes on its answer; the subagent's mock answers REQUEST from its own fresh context.
+# [/day]
 """
 
 from __future__ import annotations
@@ -82,9 +86,12 @@ HELP_TEXT = (
     'or "what is in @calc.py?". '
     # [or day 11]
     'Try "plan the fix" (then /plan), "try a bad plan", or "remember that the tests run with python -m unittest". '
-    # [or day 12+]
+    # [or day 12]
     'Try "read calc.py", "read test_calc.py" and "what does divide do" with MCA_COMPACT_AT=300, then /compact '
     'and "what was summarised?", or "remember that the tests run with python -m unittest". '
+    # [or day 13+]
+    'Try "my name is Ada", then "ask a subagent: what is my name?", "ask a subagent: what does divide do", '
+    'or "ask a subagent to run the tests and fix the failing case". '
     # [/day]
     "Set MCA_API_KEY (and leave MOCK unset) to talk to a real model."
 )
@@ -144,6 +151,9 @@ class Conversation:
 
 # The script: (does this row match?, the reply), tried in order; the first match answers.
 SCENARIOS: list[tuple[Callable[[Conversation], object], Callable[[Conversation], Reply]]] = [
+    # [day 13+]
+    (lambda c: DELEGATE.match(c.said), lambda c: delegate_reply(DELEGATE.match(c.said).group(1), c.turn, c.next_id)),
+    # [/day]
     # [day 12+]
     (lambda c: c.said.startswith(SUMMARY_ASK), lambda c: summary_reply(c.said)),
     (lambda c: "what was summarised" in c.request, lambda c: summarised_reply(c.earlier)),
@@ -685,4 +695,21 @@ def summarised_reply(earlier: list[dict]) -> Reply:
 def short(text: str, width: int) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 3] + "..."
+# [/day]
+# [day 13+]
+
+
+DELEGATE = re.compile(r"^(?:ask a subagent|delegate)\b[:,]?\s*(?:to\s+)?(\S.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def delegate_reply(request: str, turn: list[dict], next_id: str) -> Reply:
+    """Hand the request to a subagent (a few of its words as the description), then pass on
+    what it answered, or why it did not."""
+    result = last_tool_result(turn)
+    if result is None:
+        task = {"description": short(request, 40), "prompt": request.strip()}
+        return Reply("I will hand that to a subagent.", [(next_id, "task", task)])
+    if is_refusal(result):
+        return Reply(f"The side task did not finish: {first_line(result)}")
+    return Reply(f"The subagent answered: {result}")
 # [/day]
