@@ -8,6 +8,7 @@ is one module on shared helpers).
 * harnessrun.py - its grader side (ctx.harness_json, ctx.harness_answers, ctx.harness_problem)
 * messages.py  - the message catalogue (student-facing text lives in TOML)
 * waiting.py   - wait_until
+* terminal.py  - the REPL on a pseudo-terminal: type each line at its prompt, read the screen back
 * sessionlog.py - the lenient reader of session logs (the log format is a course contract)
 """
 

@@ -19,13 +19,15 @@ def evidence(result: ChildResult, say, package: str) -> str:
     for line in (result.stderr + "\n" + result.stdout).splitlines():
         if "not implemented yet" in line:
             return say("child.not_implemented", line=line.strip())
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    if any(line.startswith("Traceback") for line in lines):
-        places = [line.strip() for line in lines if line.lstrip().startswith('File "')]
-        # `File "/tmp/.../lab/mca/session/replay.py", line 31, in replay` -> `mca/session/replay.py, line 31, ...`
-        pattern = r'^File "(?:[^"]*?/)?(' + re.escape(package) + r'/[^"]*|[^"/]*)"'
-        where = re.sub(pattern, r"\1", places[-1]) if places else "?"
-        return say("child.raised", error=lines[-1].strip(), where=where)
+    # stderr; or, for a child on a pseudo-terminal, the screen, where stderr is too
+    for stream in (result.stderr, result.stdout if not result.stderr else ""):
+        lines = [line for line in stream.splitlines() if line.strip()]
+        if any(line.startswith("Traceback") for line in lines):
+            places = [line.strip() for line in lines if line.lstrip().startswith('File "')]
+            # `File "/tmp/.../lab/mca/session/replay.py", line 31, in replay` -> `mca/session/replay.py, line 31, ...`
+            pattern = r'^File "(?:[^"]*?/)?(' + re.escape(package) + r'/[^"]*|[^"/]*)"'
+            where = re.sub(pattern, r"\1", places[-1]) if places else "?"
+            return say("child.raised", error=lines[-1].strip(), where=where)
     tail = result.stderr_tail(6).strip() or result.stdout.strip()[-300:]
     # Quoted, never shown bare: a lab could print text that looks like the grader's own report.
     return say("child.printed", output=" | ".join(tail.splitlines())) if tail else say("child.no_output")

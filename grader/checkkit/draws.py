@@ -121,6 +121,13 @@ def turn_text(rng: random.Random, role: str) -> str:
     return out
 
 
+def voiced(rng: random.Random, k: int, words: tuple[int, int] = (3, 9)) -> str:
+    """One line of text in the voice `VOICES[k % 3]` (plain English, one other script, mixed):
+    a run's texts drawn with k = 0, 1, 2, ... speak every voice a real session has."""
+    make = (plain_text, script_text, mixed_text)[k % 3]
+    return " ".join(make(rng, words).split())
+
+
 def voice_now() -> str:
     return _voice.get()
 

@@ -67,6 +67,23 @@ def reply_stream(events: SSEStream, headers: dict[str, str] | None = None) -> St
     return StreamReply(events, {**SSE_HEADERS, **(headers or {})})
 
 
+def streamed_text(text: str, usage: tuple[int, int] = (100, 5), model: str = "fake-model") -> StreamReply:
+    """A streamed plain answer as providers send it: role, the text, stop, usage, [DONE]."""
+    return reply_stream(SSEStream(model).role().text(text).finish().usage(*usage).done())
+
+
+def streamed_calls(text: str, calls: list[tuple[str, str, dict | str]], usage: tuple[int, int] = (100, 20),
+                   model: str = "fake-model") -> StreamReply:
+    """A streamed answer that asks for tools: `text` (may be ""), then `calls` as (id, name, args),
+    each call's arguments (a dict, or JSON text sent as it is) in two fragments."""
+    wire = [(cid, name, args if isinstance(args, str) else json.dumps(args, ensure_ascii=False))
+            for cid, name, args in calls]
+    stream = SSEStream(model).role()
+    if text:
+        stream.text(text)
+    return reply_stream(stream.tool_calls(wire, pieces=2).finish("tool_calls").usage(*usage).done())
+
+
 def reply_status(code: int, body_json: object = None, headers: dict[str, str] | None = None,
                  *, text: str | None = None) -> Reply:
     """An HTTP status with a JSON body (default: a provider-shaped error naming the status).

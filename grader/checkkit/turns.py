@@ -16,14 +16,12 @@ from pathlib import Path
 from typing import Callable
 
 from grader.checkkit.failures import CheckFailed
-from grader.checkkit.waiting import wait_until
 from grader.checkkit.context import TURN_TIMEOUT
 from grader.checkkit.fakeserver import FakeModelServer, RecordedRequest, reply_json
 from grader.checkkit.sessionlog import logs_in, read_lines
-from grader.spawn import ChildResult
+from grader.checkkit.terminal import screen, type_lines
+from grader.spawn import ChildResult, scaled
 
-REPL_PROMPT = "you > "  # what the REPL prints before it reads a line
-STEP_TIMEOUT = 30       # seconds a REPL on a terminal may take to show its next prompt (or to end)
 WIDE_FROM = 0x0800  # the bill's documented estimate: ceil(narrow / 4) + wide (mca/refs/bill.py)
 LETTERS = "abcdefghijkmnpqrstuvwxyz"
 
@@ -54,8 +52,15 @@ class Turn:
 
     @property
     def said(self) -> str:
-        """What the agent told the user: stderr, or the whole screen when it ran on a terminal."""
-        return self.result.stdout.replace("\r\n", "\n") if self.tty else self.result.stderr
+        """What the agent told the user: stderr, or the whole screen when it ran on a terminal
+        (LF line ends, the echo of what was typed taken off: terminal.screen)."""
+        return screen(self.result.stdout) if self.tty else self.result.stderr
+
+    @property
+    def printed(self) -> str:
+        """What the agent printed on stdout (a reply, the REPL's prompts and listings): stdout,
+        or the whole screen when it ran on a terminal, where stderr is on it too."""
+        return screen(self.result.stdout) if self.tty else self.result.stdout
 
     @property
     def first(self) -> RecordedRequest | None:
@@ -87,18 +92,19 @@ def run_turn(ctx, name: str, prompt: str | None, files: dict[str, str | bytes] |
     """One turn of the agent in a fresh workspace (or `workspace`) against a fake model server
     (`server`, already started, for a session a second process resumes: the session keeps its URL).
     `tty`: on a pseudo-terminal of its own (stdin, stdout and stderr), as a person runs it, so an
-    agent that behaves only when nobody is at a terminal is seen. `cwd`: where the agent runs (default
+    agent that behaves only when nobody is at a terminal is seen; what it printed is then one
+    screen (`Turn.said`, `Turn.printed`, never `result.stderr`). `cwd`: where the agent runs (default
     the workspace; the workdir is then the agent's default). `prompt` None and `typed`: the REPL,
-    fed `typed` on stdin, one request or command per line (on a terminal each line is typed at
-    its `you > ` prompt, as a person types it: `type_at_prompts`). `question` and `answer`: on a
-    terminal, each time the screen shows `question` once more (the end of a y/N question the agent
-    asks), `answer(the line that asks)` is typed. `options`: more arguments before the others
-    (`--yes`, `--resume ID`). `env`: more variables for the agent (a day's settings, such as a
-    threshold); `timeout`: for a REPL fed many turns."""
+    fed `typed` on stdin, one request or command per line (on a terminal each line is typed at its
+    prompt, terminal.type_lines, and the echo is not part of what it said). `env`: more variables for the agent
+    (a day's settings, such as a threshold); `timeout`: for a REPL fed many turns; `options`: more of
+    the agent's command line before the prompt (`--yes`, `--rule "allow write_file"`, `--resume ID`).
+    `question` and `answer`: on a terminal, each time the screen shows `question` once more (the end
+    of a y/N question the agent asks), `answer(the line that asks)` is typed."""
     ws = workspace if workspace is not None else ctx.workspace(name)
     write_files(ws, files or {})
     sessions = sessions if sessions is not None else ws.parent / "sessions"
-    args = [*options, "--sessions-dir", str(sessions)] + (["--resume"] if resume else []) + \
+    args = ["--sessions-dir", str(sessions), *options] + (["--resume"] if resume else []) + \
         ([prompt] if prompt is not None else [])
     if server is None:
         with model_server() as server:
@@ -108,55 +114,19 @@ def run_turn(ctx, name: str, prompt: str | None, files: dict[str, str | bytes] |
     before = len(server.requests)
     extra_env = {**server.env(), **(env or {})}
     if tty:
-        child = ctx.start_agent(*args, cwd=cwd or ws, extra_env=extra_env, mock=False, tty=True)
-        with child:
-            if typed is not None:
-                type_at_prompts(ctx, child, typed.splitlines(), timeout, answer, question)
-            result = child.wait(timeout)
+        with ctx.start_agent(*args, cwd=cwd or ws, extra_env=extra_env, mock=False, tty=True) as child:
+            if typed is None:
+                result = child.wait(timeout)
+            else:  # each line at its prompt, as a person types it; one time limit for the session
+                deadline = time.monotonic() + scaled(timeout)
+                type_lines(child, typed.splitlines(), step=timeout, deadline=deadline, answer=answer,
+                           question=question)
+                result = child.wait(max(1.0, deadline - time.monotonic()), exact=True)
     else:
         result = ctx.run_agent(*args, cwd=cwd or ws, extra_env=extra_env, mock=False, timeout=timeout,
                                input=typed)
     requests = [r for r in server.requests[before:] if r.path.endswith("/chat/completions")]
     return Turn(result, requests, ws, sessions, server.problems, tty)
-
-
-def type_at_prompts(ctx, child, lines: list[str], timeout: float, answer: Callable[[str], str] | None = None,
-                    question: str | None = None) -> None:
-    """Type `lines` into a REPL on a terminal, each once the screen shows one more `you > `
-    prompt than lines were typed, and (with `question`) `answer(line)` for each new line that
-    asks; then Ctrl-D once the last line is typed and the REPL has had its time. Nothing is
-    typed into a child that has ended; a REPL that shows nothing new for STEP_TIMEOUT seconds
-    (or `timeout`, if shorter) gets Ctrl-D."""
-    typed = asked = 0
-    step = ctx.scaled(min(timeout, STEP_TIMEOUT))
-    deadline = time.monotonic() + step
-    while child.running() and time.monotonic() < deadline:
-        screen = child.stdout_so_far().replace("\r", "")
-        questions = asking(screen, question) if answer is not None and question else []
-        if len(questions) > asked:
-            child.send(answer(questions[asked]) + "\n")
-            asked += 1
-            deadline = time.monotonic() + step
-            continue
-        if typed < len(lines) and screen.count(REPL_PROMPT) > typed:
-            child.send(lines[typed] + "\n")
-            typed += 1
-            deadline = time.monotonic() + step
-            continue
-        if typed == len(lines):
-            break
-        time.sleep(0.02)
-    wait_until(lambda: not child.running(), ctx.scaled(STEP_TIMEOUT))
-    child.close_stdin()
-
-
-def asking(screen: str, question: str) -> list[str]:
-    """Each line of `screen` that asks (holds `question`), up to the mark: what was asked."""
-    found, start = [], screen.find(question)
-    while start >= 0:
-        found.append(screen[screen.rfind("\n", 0, start) + 1:start + len(question)].strip())
-        start = screen.find(question, start + len(question))
-    return found
 
 
 def model_server() -> FakeModelServer:

@@ -23,7 +23,9 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import signal
 import tempfile
+import time
 from pathlib import Path
 
 LOCK = ".grading.lock"
@@ -91,9 +93,54 @@ def _in_use(roots: list[Path]) -> set[Path]:
     return used
 
 
+def _kill_stranded(roots: list[Path]) -> list[int]:
+    """Kill the views a dead grading left running: a bwrap whose command line binds one of
+    `roots` (a run root no grading holds any more). The kernel kills a lab child with its
+    grading (PR_SET_PDEATHSIG, bwrap's --die-with-parent), but bwrap sets the second in its
+    inner process only after its clone: a grading killed in between strands that process,
+    which then runs the lab. It is the PID namespace's init: killing it ends all of the view."""
+    killed: list[int] = []
+    if not roots or not os.path.isdir("/proc"):
+        return killed
+    binds = {os.fsencode(str(root / "work")) for root in roots}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                argv = handle.read().split(b"\0")
+            if os.stat(f"/proc/{entry}").st_uid != os.getuid():
+                continue
+        except OSError:
+            continue
+        if not argv or os.path.basename(argv[0]) != b"bwrap":
+            continue
+        if any(argv[i] == b"--bind" and argv[i + 1] in binds for i in range(len(argv) - 1)):
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+                killed.append(int(entry))
+            except OSError:
+                pass
+    if killed:  # a namespace's teardown takes a moment: let _in_use see it gone
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline and any(os.path.exists(f"/proc/{pid}") and not _zombie(pid)
+                                                  for pid in killed):
+            time.sleep(0.02)
+    return killed
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    except (OSError, IndexError):
+        return True
+
+
 def sweep(directory: str | None = None) -> list[Path]:
     """Remove the run roots under `directory` (default: the temporary directory) whose grading
-    is gone and which no live process uses; returns those removed."""
+    is gone and which no live process uses, once the views that grading stranded are killed
+    (`_kill_stranded`); returns those removed."""
     base = Path(directory or tempfile.gettempdir())
     candidates: list[tuple[Path, int]] = []
     try:
@@ -116,6 +163,7 @@ def sweep(directory: str | None = None) -> list[Path]:
             continue
         candidates.append((root, fd))
     removed = []
+    _kill_stranded([root for root, _ in candidates])
     used = _in_use([root for root, _ in candidates])
     for root, fd in candidates:
         try:

@@ -2,9 +2,10 @@
 
 A lab child started through `View.wrap` runs under `bwrap` (the engine Flatpak uses) and
 sees only: the system's programs and libraries (/usr, /bin, /lib*, /etc, read-only), the
-interpreter's own prefix and the other directories of the child's PATH (read-only; the
-kit's are not on it), an empty HOME and /tmp, and the run's scratch root (read-write, as
-`work` in that HOME: `PathMap`, so nothing the child is handed lies in a temporary directory;
+interpreter's own prefix with its standard library (its site-packages empty: the agent uses
+the standard library only, and a person's interpreter may hold any packages, or none) and the
+other directories of the child's PATH (read-only; the kit's are not on it), an empty HOME
+and /tmp, and the run's scratch root (read-write, as `work` in that HOME: `PathMap`, so nothing the child is handed lies in a temporary directory;
 the paths it is handed and the paths it prints are rewritten between the two places), in
 which the copy of the checks is masked by an empty directory. The kit, `solutions/`, the other
 days' labs, the student's own lab, the grader package and its virtualenv are not there.
@@ -22,6 +23,7 @@ docs/reliability.md describes.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -33,6 +35,9 @@ from pathlib import Path
 
 from grader.i18n import word
 
+# the probe child also says where the interpreter's site-packages are (the kit runs in a
+# virtualenv: its own `site` names the virtualenv's, not the base interpreter's the children run)
+_SITE_DIRS = "import json, site; print(json.dumps(site.getsitepackages()))"
 PROBE_TIMEOUT = 10.0  # seconds for `bwrap ... true`: milliseconds when it works
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 
@@ -44,6 +49,7 @@ class Found:
     bwrap: str | None
     why: str = ""
     env: str = "env"
+    site: tuple[str, ...] = ()  # the interpreter's site-packages: empty in the view
 
 
 def within(path: str, roots) -> bool:
@@ -102,7 +108,8 @@ def _interpreter_dirs(python: str) -> list[str]:
 
 def command(python: str, writable: tuple[Path, ...], masked: tuple[Path, ...] = (), *,
             chdir: str | None = None, home: str | None = None, bwrap: str = "bwrap", env: str | None = None,
-            readable: tuple[str, ...] = (), paths: PathMap | None = None) -> list[str]:
+            readable: tuple[str, ...] = (), paths: PathMap | None = None,
+            site: tuple[str, ...] = ()) -> list[str]:
     """The bwrap argv prefix for one child (the child's own argv follows it).
 
     With `env` (coreutils' env): bwrap itself ignores SIGINT and the child gets it back as
@@ -123,6 +130,9 @@ def command(python: str, writable: tuple[Path, ...], masked: tuple[Path, ...] = 
     for path in readable:  # the child's PATH outside the system's dirs: the commands a person has
         if os.path.isabs(path) and not within(path, _SYSTEM):
             argv += ["--ro-bind-try", path, path]
+    for path in site:  # the interpreter and its standard library only: the agent imports nothing else
+        if os.path.isdir(path) and not within(path, writable):
+            argv += ["--tmpfs", path]
     seen = paths.to_view if paths is not None else str
     for path in writable:  # at the view's own path (`paths`), or at the same one
         argv += ["--bind", str(path), seen(str(path))]
@@ -153,7 +163,7 @@ def _probe(python: str) -> Found:
     env = shutil.which("env", path="/usr/bin:/bin")
     if env is None:
         return Found(None, word("hermetic.no_env"))
-    argv = command(python, (), bwrap=bwrap, env=env) + [os.path.realpath(python), "-I", "-S", "-c", "pass"]
+    argv = command(python, (), bwrap=bwrap, env=env) + [os.path.realpath(python), "-I", "-S", "-c", _SITE_DIRS]
     try:
         done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=PROBE_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -161,7 +171,11 @@ def _probe(python: str) -> Found:
     if done.returncode != 0:
         reason = done.stderr.decode("utf-8", "replace").strip().splitlines()  # also: an env before coreutils 8.31
         return Found(None, word("hermetic.failed", error=reason[-1] if reason else f"exit status {done.returncode}"))
-    return Found(bwrap, env=env)
+    try:
+        site = tuple(str(p) for p in json.loads(done.stdout.decode("utf-8", "replace").strip().splitlines()[-1]))
+    except (ValueError, IndexError, TypeError):
+        site = ()
+    return Found(bwrap, env=env, site=site)
 
 
 def forget() -> None:

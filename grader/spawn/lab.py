@@ -106,7 +106,7 @@ class LabRunner:
             argv = [self.paths.to_view(str(a)) for a in argv]
         return hermetic.command(self.python, self.writable, self.masked, chdir=str(cwd), home=env.get("HOME"),
                                 bwrap=self.hermetic.bwrap, env=self.hermetic.env, readable=path,
-                                paths=self.paths) + argv
+                                paths=self.paths, site=self.hermetic.site) + argv
 
     def in_view(self, text: str) -> str:
         """`text` (a job, a path) as a lab child sees it: the view's paths where it has one."""
@@ -217,14 +217,21 @@ class LabRunner:
         return path
 
     def run_harness(self, script: Path, *args: str, cwd: Path, timeout: float = 30, input: str | None = None,
-                    extra_env: dict[str, str] | None = None, mock: bool = True) -> ChildResult:
+                    extra_env: dict[str, str] | None = None, mock: bool = True, tty: bool = False) -> ChildResult:
         """Run a harness file (see write_harness) with the lab importable; args follow the lab path.
-        `mock=False`: without the mock switched on (a harness that runs the agent against a server)."""
+        `mock=False`: without the mock switched on (a harness that runs the agent against a server).
+        `tty`: on a pseudo-terminal of its own, as the agent runs at a person's terminal (no `input`
+        then; its stdout and stderr come back as one stream, in `stdout`)."""
         env = self.env(extra_env, mock=mock)
         shown = shlex.join(["python", str(script), str(self.shown_lab or self.lab), *args])
         options = self._options(shown, cwd, env, python_path=False)
-        return run(self._wrap([*self._flags(), str(script), str(self.lab), *args], cwd, env), cwd=cwd, env=env,
-                   timeout=timeout, input=input, **options)
+        argv = self._wrap([*self._flags(), str(script), str(self.lab), *args], cwd, env)
+        if tty:
+            if input is not None:
+                raise ValueError("a harness on a terminal reads no input")
+            with start(argv, cwd=cwd, env=env, tty=True, **options) as child:
+                return child.wait(timeout)
+        return run(argv, cwd=cwd, env=env, timeout=timeout, input=input, **options)
 
     def start_harness(self, script: Path, *args: str, cwd: Path,
                       extra_env: dict[str, str] | None = None) -> Child:

@@ -75,3 +75,31 @@ def test_was_stopped_only_for_a_child_confirmed_gone_else_the_pids_are_named():
     assert str(ChildTimeout(_result(), 3)) == "`python -m mca hi` did not finish within 3 s and was stopped"
     text = str(ChildTimeout(_result((4321, 4322)), 3))
     assert "was stopped" not in text and "4321, 4322" in text and "still running" in text
+
+
+STRANDED = "import sys, time\nprint('up', flush=True)\nwhile True: time.sleep(1)\n"
+
+
+def test_a_view_a_dead_grading_stranded_is_killed_then_its_root_swept(tmp_path):
+    """A bwrap that binds a dead grading's run root (bwrap's own setup race strands one) is
+    killed by the next sweep, and the root removed; a bwrap binding a live grading's root and
+    another program naming the dead root are left alone."""
+    dead, live = runroot.RunRoot(str(tmp_path)), runroot.RunRoot(str(tmp_path))
+    dead._fd, fd = None, dead._fd
+    os.close(fd)  # as if its grader had been killed
+    # what /proc shows of a stranded view: a bwrap whose --bind is the root's work/ (argv[0] named so)
+    started = [subprocess.Popen(["bwrap", "-c", STRANDED, "--bind", str(root.path / "work"), "/root/work"],
+                                executable=sys.executable, stdout=subprocess.PIPE, text=True) for root in (dead, live)]
+    other = subprocess.Popen([sys.executable, "-c", STRANDED, "--bind", str(dead.path / "work")],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        for proc in (*started, other):
+            assert proc.stdout.readline() == "up\n"
+        assert runroot.sweep(str(tmp_path)) == [dead.path]
+        assert started[0].wait(10) == -9 and not dead.path.exists()
+        assert started[1].poll() is None and other.poll() is None and live.path.is_dir()
+    finally:
+        for proc in (*started, other):
+            proc.kill()
+            proc.wait(10)
+        live.release(remove=True)

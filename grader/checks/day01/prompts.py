@@ -5,7 +5,8 @@ The REPL prints `you > ` before it reads each line; with a pipe nothing is echoe
 whatever stands between two prompts is exactly what the REPL printed for the line
 read at the first of them. On a pseudo-terminal (as a person runs it: `Live(...,
 terminal=True)`) the terminal echoes each typed line after its prompt, and ends lines
-with CR LF: the echo is taken off and the line ends read as LF.
+with CR LF: the echo is taken off and the line ends read as LF (the check kit's
+terminal.py, which also types the lines, each at its prompt).
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ import signal
 import time
 
 from grader.checkkit import CheckFailed, ChildTimeout, wait_until
+from grader.checkkit.terminal import PROMPT, STEP_TIMEOUT, screen, type_lines
 
-PROMPT = "you > "
-STEP_TIMEOUT = 15   # seconds for the REPL to come back with a prompt (the mock answers at once)
 SETTLE = 0.2        # after a prompt shows, let the child get back into its read before a signal
 RETRY_AFTER = 3     # seconds without a new prompt after Ctrl-C before it is sent once more
 
@@ -37,14 +37,7 @@ def converse(ctx, lines: list[str], label: str, timeout: float = 30, **options):
     The finished child and what the REPL printed after each prompt (the echo taken off)."""
     with ctx.start_agent(cwd=ctx.workspace(label), tty=True, **options) as child:
         live = Live(ctx, child, terminal=True)
-        for number, line in enumerate(lines, 1):
-            wait_until(lambda: live.prompts() >= number or not child.running(), ctx.scaled(STEP_TIMEOUT))
-            if live.prompts() < number or not child.running():
-                break
-            child.send(line + "\n")
-        else:  # the answer to the last line, up to the next prompt (or the end)
-            wait_until(lambda: live.prompts() > len(lines) or not child.running(), ctx.scaled(SETTLE * 5))
-        child.close_stdin()
+        type_lines(child, lines)
         result = child.wait(timeout)
     return result, live.said()
 
@@ -59,12 +52,9 @@ class Live:
         return self.child.stdout_so_far().count(PROMPT)
 
     def _parts(self) -> list[str]:
-        parts = self.child.stdout_so_far().split(PROMPT)
-        if not self.terminal:
-            return parts
-        # after each prompt the terminal first echoes the line typed there (up to its CR LF)
-        parts = [part.replace("\r\n", "\n") for part in parts]
-        return parts[:1] + [part.split("\n", 1)[1] if "\n" in part else "" for part in parts[1:]]
+        printed = self.child.stdout_so_far()
+        # on a terminal, after each prompt the terminal first echoes the line typed there
+        return (screen(printed) if self.terminal else printed).split(PROMPT)
 
     def after(self, prompt: int) -> str:
         """What the REPL printed after its prompt number `prompt` (1-based), so far."""

@@ -19,8 +19,12 @@ absolute path and two symlinks (file, directory) pointing out, and a path that o
 looks like an escape; a file over any plausible cap and one well under it; a reference
 that is missing beside ones that resolve.
 
-not-a-reference runs the agent on a pseudo-terminal, the others on pipes: the rule holds
-whether or not a person is at a terminal.
+Some checks run the agent on a pseudo-terminal of its own, as a person at a terminal runs
+it (file-injected, one of not-a-reference's three messages, and url-fetched and bill-printed
+on a terminal, then on pipes), the others on pipes, so every exercise point is judged both
+ways: an agent right only when nobody is at a terminal (or only when somebody is) fails. not-a-reference types a message in
+each voice (plain English, one other script, mixed) and file-injected writes a file in each:
+logic right only for text that looks generated fails on every seed.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from grader.checkkit import CheckFailed, ChildTimeout, short
 
 from .wire import (PageServer, estimate, everything, expect_sent, marker, model_server, run_turn, text_of, token,
                    user_content)
-from grader.checkkit.draws import mixed_text
+from grader.checkkit.draws import VOICES, mixed_text, said, speaking
 from grader.checkkit.links import symlink
 
 def shown(value: object, limit: int = 300) -> str:
@@ -46,9 +50,23 @@ def shown(value: object, limit: int = 300) -> str:
 CAP_BOUND = 30000  # characters: no reasonable cap on one injection is larger (the lab's is 12000)
 
 
-def file_text(rng, lines: tuple[int, int] = (3, 8)) -> str:
-    """Generated file content: mixed text lines, a unique marker in each."""
-    return "".join(f"{mixed_text(rng)} {marker(rng)}\n" for _ in range(rng.randint(*lines)))
+def voiced(rng, voice: str, words: tuple[int, int] = (3, 9)) -> str:
+    """Text in `voice` (one of draws.VOICES): plain English, one other script, or mixed."""
+    with speaking(voice):
+        return said(rng, words)
+
+
+def voices(rng) -> list[str]:
+    """Every voice once, in a drawn order: a check that speaks all of them holds, on every
+    seed, logic right only for one kind of text (say, only for text that mixes CJK and emoji)."""
+    out = list(VOICES)
+    rng.shuffle(out)
+    return out
+
+
+def file_text(rng, lines: tuple[int, int] = (3, 8), voice: str = "mixed") -> str:
+    """Generated file content: lines of text in `voice` (mixed by default), a unique marker in each."""
+    return "".join(f"{voiced(rng, voice)} {marker(rng)}\n" for _ in range(rng.randint(*lines)))
 
 
 def count(haystack: str, needle: str) -> int:
@@ -76,30 +94,37 @@ def binary_file(rng) -> tuple[bytes, str]:
 def test_file_injected(ctx):
     """A file named with @ reaches the model in the user message, its generated text exactly and once (named twice, or in a subdirectory), and what was typed is sent too."""
     rng = ctx.rng("file-injected")
-    a, b = f"{token(rng)}.py", f"{token(rng)}/{token(rng)}.md"
-    first = f"  {mixed_text(rng)}\r\n" + file_text(rng) + "\n"  # leading spaces, a CRLF line, a trailing blank line
-    second = file_text(rng) + f"{mixed_text(rng)} end"          # no newline at the end
+    v = voices(rng)  # a file in each voice, each with edges a tidy-up would change
+    a, b, c = f"{token(rng)}.py", f"{token(rng)}/{token(rng)}.md", f"{token(rng)}.{rng.choice(['txt', 'rst'])}"
+    first = f"  {voiced(rng, v[0])}\r\n" + file_text(rng, voice=v[0]) + "\n"  # leading spaces, a CRLF line, a trailing blank line
+    second = f"\t{voiced(rng, v[1])}\r\n" + file_text(rng, voice=v[1]) + f"{voiced(rng, v[1])} end"  # no newline at the end
+    third = f" {voiced(rng, v[2])}\r\n" + file_text(rng, voice=v[2]) + "\n"  # the same edges, in the third voice
     unnamed = f"{token(rng)}.txt"
-    unnamed_text = file_text(rng, (1, 2))
+    unnamed_text = file_text(rng, (1, 2), voice=v[0])
     binary = f"{token(rng)}.{rng.choice(['bin', 'dat', 'txt', 'py'])}"  # the name does not make it text
     data, secret = binary_file(rng)
-    prompt = f"{mixed_text(rng, (2, 4))} @{a} {mixed_text(rng, (2, 4))} @{binary} @{b} and @{a} again"
-    turn = run_turn(ctx, "file-injected", prompt, {a: first, b: second, unnamed: unnamed_text, binary: data})
+    prompt = (f"{voiced(rng, v[0], (2, 4))} @{a} {voiced(rng, v[1], (2, 4))} @{binary} @{b} and @{a} again, "
+              f"@{c} {voiced(rng, v[2], (2, 4))}")
+    # On a terminal of its own, as a person types it: the files reach the model whoever is watching.
+    turn = run_turn(ctx, "file-injected", prompt, {a: first, b: second, c: third, unnamed: unnamed_text, binary: data},
+                    tty=True)
     request = expect_sent(ctx, turn, prompt)
     text = text_of(user_content(request))
     if prompt not in text:
         raise CheckFailed(ctx.say("turn.typed_lost"), expected=prompt, seen=shown(text, 300))
     expect_once(ctx, text, first, a)
     expect_once(ctx, text, second, b)
+    expect_once(ctx, text, third, c)
     if unnamed_text in everything(request) or unnamed_text.strip() in text:
         raise CheckFailed(ctx.say("file.unnamed_sent", name=unnamed), seen=shown(text, 300))
     sent = everything(request)
     if secret in sent or "\ufffd" in sent:
         raise CheckFailed(ctx.say("file.binary_sent", ref=f"@{binary}"), expected=ctx.say("file.binary_note"),
                           seen=shown(text, 300))
-    if binary not in turn.result.stderr:
-        raise CheckFailed(ctx.say("file.binary_no_note", ref=f"@{binary}"), seen=shown(turn.result.stderr, 300))
-    billed = [line.strip() for line in turn.result.stderr.splitlines() if line.strip().startswith(f"injected: {binary} ")]
+    told = turn.said
+    if binary not in told:
+        raise CheckFailed(ctx.say("file.binary_no_note", ref=f"@{binary}"), seen=shown(told, 300))
+    billed = [line.strip() for line in told.splitlines() if line.strip().startswith(f"injected: {binary} ")]
     if billed:
         raise CheckFailed(ctx.say("file.binary_billed", ref=f"@{binary}"), seen=shown(billed[0], 200))
 
@@ -163,6 +188,15 @@ def test_dir_listed(ctx):
 def test_url_fetched(ctx):
     """`@http://127.0.0.1:PORT/...` is fetched once with a GET and its HTML reduced to text (tags, scripts and styles gone, entities decoded)."""
     rng = ctx.rng("url-fetched")
+    with PageServer() as pages:
+        # On a terminal of its own, as a person runs it, with a page that never answers; then on
+        # pipes, as a script runs it (without that page: its wait is the time limit's, once is enough).
+        fetched(ctx, rng, pages, tty=True, hang=True)
+        fetched(ctx, rng, pages, tty=False, hang=False)
+
+
+def fetched(ctx, rng, pages, *, tty: bool, hang: bool) -> None:
+    """One turn that references a page, a 404 and (`hang`) a page that never answers."""
     paragraphs = [f"{mixed_text(rng).replace(chr(10), ' ')} {marker(rng, 'p')}" for _ in range(rng.randint(2, 4))]
     paragraphs = [" ".join(p.split()) for p in paragraphs]
     amp = f"{token(rng)} & {token(rng)}"
@@ -173,17 +207,16 @@ def test_url_fetched(ctx):
             + "".join(f"<p>{html.escape(p)}</p>\n" for p in paragraphs)
             + f"<div><b>{html.escape(amp)}</b></div></body></html>")
     doc, gone, slow = f"/{token(rng)}/doc.html", f"/{token(rng)}", f"/{token(rng)}/slow"
-    with PageServer() as pages:
-        doc_url = pages.page(doc, page)
-        gone_url = pages.page(gone, f"<html><body>not found {secret_404}</body></html>", status=404)
-        slow_url = pages.hang(slow, 60)
-        prompt = f"{mixed_text(rng, (2, 4))} @{doc_url} @{gone_url} @{slow_url}"
-        try:
-            turn = run_turn(ctx, "url-fetched", prompt)
-        except ChildTimeout as exc:  # the page that never answers held the turn: no time limit
-            raise CheckFailed(ctx.say("url.hung", url=slow_url, seconds=round(exc.timeout)),
-                              expected=ctx.say("url.time_limit"), seen=ctx.evidence(exc.result)) from None
-        methods = pages.gets(doc)
+    doc_url = pages.page(doc, page)
+    gone_url = pages.page(gone, f"<html><body>not found {secret_404}</body></html>", status=404)
+    noted = [gone_url] + ([pages.hang(slow, 60)] if hang else [])
+    prompt = f"{mixed_text(rng, (2, 4))} @{doc_url} " + " ".join(f"@{url}" for url in noted)
+    try:
+        turn = run_turn(ctx, "url-fetched", prompt, tty=tty)
+    except ChildTimeout as exc:  # the page that never answers held the turn: no time limit
+        raise CheckFailed(ctx.say("url.hung", url=noted[-1], seconds=round(exc.timeout)),
+                          expected=ctx.say("url.time_limit"), seen=ctx.evidence(exc.result)) from None
+    methods = pages.gets(doc)
     request = expect_sent(ctx, turn, prompt)
     if methods != ["GET"]:
         raise CheckFailed(ctx.say("url.not_one_get", url=doc_url), expected="GET", seen=", ".join(methods) or "-")
@@ -196,10 +229,10 @@ def test_url_fetched(ctx):
                       ("&amp;", "&amp;"), (secret_404, "404")):
         if bad in injected:
             raise CheckFailed(ctx.say("url.markup_sent", what=what), seen=shown(injected, 400))
-    said = turn.result.stderr + turn.result.stdout
-    for url in (gone_url, slow_url):
-        if url not in said:
-            raise CheckFailed(ctx.say("url.no_note", url=url), seen=shown(turn.result.stderr, 400))
+    told = turn.said + ("" if turn.tty else turn.result.stdout)  # on a terminal both streams are the screen
+    for url in noted:
+        if url not in told:
+            raise CheckFailed(ctx.say("url.no_note", url=url), seen=shown(turn.said, 400))
 
 
 # --------------------------------------------------------------------------- 4
@@ -273,6 +306,17 @@ def out_of_order(rng, items: list[str]) -> list[str]:
 def test_not_a_reference(ctx):
     """E-mail addresses, @@x and anything in back-quotes or a fenced block are not references, and trailing punctuation is not part of one: @calc.py, (see @x.py) @y.txt."""
     rng = ctx.rng("not-a-reference")
+    # One message in each voice (plain English, one other script, mixed), so a rule kept only for
+    # text that looks generated fails on every seed; one of them, drawn, on a terminal of its own,
+    # as a person types it, the others on pipes: the rule holds whoever is watching.
+    spoken = voices(rng)
+    on_terminal = rng.randrange(len(spoken))
+    for n, voice in enumerate(spoken):
+        not_a_reference_in(ctx, rng, voice, f"not-a-reference-{n + 1}", tty=n == on_terminal)
+
+
+def not_a_reference_in(ctx, rng, voice: str, label: str, tty: bool) -> None:
+    """One message whose words are in `voice`, with every case of the rule in it."""
     host, x, span, fenced = f"{token(rng)}.com", token(rng), f"{token(rng)}.py", f"{token(rng)}.py"
     decoys = {host: file_text(rng, (1, 1)), x: file_text(rng, (1, 1)), "@" + x: file_text(rng, (1, 1)),
               span: file_text(rng, (1, 1)), fenced: file_text(rng, (1, 1))}
@@ -282,12 +326,11 @@ def test_not_a_reference(ctx):
     real = {comma: file_text(rng, (1, 3)), paren: file_text(rng, (1, 3)), dot: file_text(rng, (1, 3)),
             bang: file_text(rng, (1, 3)), glued: file_text(rng, (1, 3))}
     opener, closer = rng.choice(["()", "[]", "{}"])  # an e-mail, then at once a reference a bracket starts
-    prompt = (f"{mixed_text(rng, (2, 3))} {token(rng)}@{host} @{comma}, (see @{paren}) "
-              f"@@{x} `@{span}` and @{dot}. {mixed_text(rng, (1, 3))} [@{bang}]!\n"
-              f"{token(rng)}@{token(rng)}{opener}@{glued}{closer} {mixed_text(rng, (1, 2))}\n"
+    prompt = (f"{voiced(rng, voice, (2, 3))} {token(rng)}@{host} @{comma}, (see @{paren}) "
+              f"@@{x} `@{span}` and @{dot}. {voiced(rng, voice, (1, 3))} [@{bang}]!\n"
+              f"{token(rng)}@{token(rng)}{opener}@{glued}{closer} {voiced(rng, voice, (1, 2))}\n"
               f"```\n@{fenced}\n```\n")
-    # On a terminal of its own, as a person types it: the rule holds whoever is watching.
-    turn = run_turn(ctx, "not-a-reference", prompt, {**decoys, **real}, tty=True)
+    turn = run_turn(ctx, label, prompt, {**decoys, **real}, tty=tty)
     request = expect_sent(ctx, turn, prompt)
     text, sent = text_of(user_content(request)), everything(request)
     for name, body in decoys.items():
@@ -420,24 +463,30 @@ def test_bill_printed(ctx):
     names = list(files)
     rng.shuffle(names)
     prompt = f"{mixed_text(rng, (2, 3))} " + " ".join(f"@{n}" for n in names) + f" @{missing}"
-    turn = run_turn(ctx, "bill-printed", prompt, files)
+    # The bill as a person at a terminal sees it (a terminal of its own), then as a script reads it (pipes).
+    for tty in (True, False):
+        judge_bill(ctx, run_turn(ctx, "bill-printed", prompt, files, tty=tty), prompt, files, list(names))
+
+
+def judge_bill(ctx, turn, prompt: str, files: dict[str, str], names: list[str]) -> None:
+    """The bill's lines, its total and the injected event of one turn (`names` as referenced)."""
     sent = text_of(user_content(expect_sent(ctx, turn, prompt)))
     # The bill follows what was injected, in the order the message carries it (the order of
     # the references is find_refs's, E1, and not-a-reference's to judge).
     where = {n: sent.find(files[n]) for n in names}
     if all(at >= 0 for at in where.values()):
         names.sort(key=where.__getitem__)
-    lines = [line.strip() for line in turn.result.stderr.splitlines()]
+    lines = [line.strip() for line in turn.said.splitlines()]
     billed = [m.groups() for m in map(BILL_LINE.match, lines) if m and m.group(1) != "total"]
     want = [(n, str(len(files[n])), str(estimate(files[n]))) for n in names]
     if billed != want:
         raise CheckFailed(ctx.say("bill.lines"), expected="; ".join(f"injected: {n} {c} chars ≈ {t} tokens" for n, c, t in want),
-                          seen="; ".join(f"injected: {n} {c} chars ≈ {t} tokens" for n, c, t in billed) or shown(turn.result.stderr, 300))
+                          seen="; ".join(f"injected: {n} {c} chars ≈ {t} tokens" for n, c, t in billed) or shown(turn.said, 300))
     totals = [m.groups() for m in map(TOTAL_LINE.match, lines) if m]
     total = (str(len(names)), str(sum(len(files[n]) for n in names)), str(sum(estimate(files[n]) for n in names)))
     if totals != [total]:
         raise CheckFailed(ctx.say("bill.total"), expected="injected: total {} refs, {} chars ≈ {} tokens".format(*total),
-                          seen=str(totals) if totals else shown(turn.result.stderr, 300))
+                          seen=str(totals) if totals else shown(turn.said, 300))
     events = turn.log_events()
     injected = [e for e in events if e.get("type") == "injected"]
     if len(injected) != 1:

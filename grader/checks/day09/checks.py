@@ -15,6 +15,9 @@ that fill the cap exactly, go over it by a few characters, and one file over it 
 file saved with CRLF line ends on the bill;
 a file changed, one removed and one added between two processes, and a resume with
 nothing changed.
+
+root-to-leaf-order and frozen-on-resume run the agent on a pseudo-terminal of its own, as
+a person at a terminal runs it, the others on pipes: each exercise point is judged both ways.
 """
 
 from __future__ import annotations
@@ -98,7 +101,7 @@ def test_root_to_leaf_order(ctx):
     near.put(near.workdir, rules(rng, v[0]))
     add_decoys(near, rng, v)
     for tree, what in ((deep, "what.deep"), (near, "what.worktree")):
-        turn = turn_in(ctx, tree, prompt_of(rng))
+        turn = turn_in(ctx, tree, prompt_of(rng), tty=True)  # on a terminal of its own, as a person runs it
         expect_applied(ctx, tree, expect_sent(ctx, turn, "-"), what)
 
 
@@ -131,10 +134,10 @@ def test_stops_at_repo_root(ctx):
 # --------------------------------------------------------------------------- 3
 
 def dropped_named(ctx, tree, turn, path) -> None:
-    said = turn.result.stderr.splitlines()
+    said = turn.said.splitlines()
     if not any(names(line, tree, path) for line in said):
         raise CheckFailed(ctx.say("budget.drop_unsaid", path=tree.shown(path)), expected=tree.shown(path),
-                          seen=shown(turn.result.stderr, 400))
+                          seen=shown(turn.said, 400))
 
 
 def test_nearest_wins_over_budget(ctx):
@@ -187,9 +190,9 @@ def test_nearest_wins_over_budget(ctx):
     if len(text) > CAP + 2000 or big[-200:] in text:
         raise CheckFailed(ctx.say("budget.alone_uncut", path=alone.shown(alone.workdir / "AGENTS.md"),
                                   size=len(big), cap=CAP), expected=f"<= {CAP}", seen=str(len(text)))
-    said = turn.result.stderr + text
+    said = turn.said + text
     if str(len(big)) not in said:
-        raise CheckFailed(ctx.say("budget.alone_undeclared", size=len(big)), seen=shown(turn.result.stderr, 300))
+        raise CheckFailed(ctx.say("budget.alone_undeclared", size=len(big)), seen=shown(turn.said, 300))
     if tree_body(alone, small) in text:
         raise CheckFailed(ctx.say("budget.outer_sent", path=alone.shown(small), total=len(big), cap=CAP),
                           seen=shown(text, 200))
@@ -227,9 +230,9 @@ def test_injected_once(ctx):
         if instruction_messages(request.messages) != first:
             raise CheckFailed(ctx.say("once.changed", turn=number), expected=shown(first, 200),
                               seen=shown(instruction_messages(request.messages), 200))
-    totals = [line for line in turn.result.stderr.splitlines() if line.strip().startswith("instructions: total")]
+    totals = [line for line in turn.said.splitlines() if line.strip().startswith("instructions: total")]
     if len(totals) != 1:
-        raise CheckFailed(ctx.say("once.billed", count=len(totals)), seen=shown(turn.result.stderr, 300))
+        raise CheckFailed(ctx.say("once.billed", count=len(totals)), seen=shown(turn.said, 300))
 
 
 # --------------------------------------------------------------------------- 5
@@ -246,8 +249,8 @@ def test_frozen_on_resume(ctx):
     tree = make_tree(ctx.tmp("frozen") / "src", rng, 4, 0)
     r, m, w = tree.put(tree.root, rules(rng, v[0])), tree.put(tree.chain[1], rules(rng, v[1])), \
         tree.put(tree.workdir, rules(rng, v[2]))
-    with model_server() as server:
-        first = turn_in(ctx, tree, prompt_of(rng), server=server)
+    with model_server() as server:  # both processes on a terminal of their own, as a person runs them
+        first = turn_in(ctx, tree, prompt_of(rng), server=server, tty=True)
         request1 = expect_sent(ctx, first, "-")
         sent = [tree_body(tree, p) for p in (r, m, w) if copies(request1.messages, tree_body(tree, p))]
         if not sent:
@@ -260,7 +263,7 @@ def test_frozen_on_resume(ctx):
         new = {tree.put(tree.root, rules(rng, v[1])), tree.put(tree.chain[2], rules(rng, v[0])),
                tree.put(tree.workdir, rules(rng, v[2]))}
         tree.remove(m)
-        second = turn_in(ctx, tree, prompt_of(rng), server=server, sessions=first.sessions, resume=True)
+        second = turn_in(ctx, tree, prompt_of(rng), server=server, sessions=first.sessions, resume=True, tty=True)
     request2 = expect_sent(ctx, second, "-")
     if request2.messages[:len(request1.messages)] != request1.messages:
         seen, expected = differing(instruction_text(request2.messages), instruction_text(request1.messages), 120)
@@ -284,8 +287,8 @@ def test_changed_note(ctx):
         expect_sent(ctx, first, "-")
         same = turn_in(ctx, tree, prompt_of(rng), server=server, sessions=first.sessions, resume=True)
         expect_sent(ctx, same, "-")
-        before = set(first.result.stderr.splitlines())
-        for line in same.result.stderr.splitlines():
+        before = set(first.said.splitlines())
+        for line in same.said.splitlines():
             for path in (r, m, w):
                 if names(line, tree, path) and line not in before:
                     raise CheckFailed(ctx.say("changed.spurious", path=tree.shown(path)), seen=shown(line, 200))
@@ -295,12 +298,12 @@ def test_changed_note(ctx):
         added = tree.put(tree.chain[2], rules(rng, v[0]))
         third = turn_in(ctx, tree, prompt_of(rng), server=server, sessions=first.sessions, resume=True)
     expect_sent(ctx, third, "-")
-    known = before | set(same.result.stderr.splitlines())
-    fresh = [line for line in third.result.stderr.splitlines() if line not in known]
+    known = before | set(same.said.splitlines())
+    fresh = [line for line in third.said.splitlines() if line not in known]
     for path, how in ((edited, "edited"), (m, "removed"), (added, "added")):
         if not any(names(line, tree, path) for line in fresh):
             raise CheckFailed(ctx.say("changed.unsaid", path=tree.shown(path), how=ctx.say(f"changed.{how}")),
-                              seen=shown(third.result.stderr, 400))
+                              seen=shown(third.said, 400))
 
 
 # --------------------------------------------------------------------------- 7
@@ -335,7 +338,7 @@ def test_no_file_no_message(ctx):
                 or prompt0.startswith(text_of_first(request.messages)) and len(instruction_messages(base)) == 1):
             raise CheckFailed(ctx.say("none.injected", what=ctx.say(what)), expected=ctx.say("none.only_prompt"),
                               seen=shown(before, 300))
-        lines = [line.strip() for line in turn.result.stderr.splitlines()]
+        lines = [line.strip() for line in turn.said.splitlines()]
         said = [line for line in lines if line.startswith("instructions:") or "AGENTS.md" in line]
         if len(said) != 1 or not ZERO.match(said[0]):
             raise CheckFailed(ctx.say("none.printed", what=ctx.say(what)),
@@ -374,7 +377,7 @@ def test_bill_printed(ctx):
     sent.sort(key=lambda p: text.find(tree_body(tree, p)))
     if tree.workdir / "AGENTS.md" not in sent:
         raise CheckFailed(ctx.say("bill.nothing_sent"), seen=shown(text, 300))
-    lines = [line.strip() for line in turn.result.stderr.splitlines()]
+    lines = [line.strip() for line in turn.said.splitlines()]
     billed = [m.groups() for m in map(BILL_LINE.match, lines) if m and not m.group(1).startswith("total ")]
     want = [(p, len(tree.texts[p]), estimate(tree.texts[p])) for p in sent]
     ok = len(billed) == len(want) and all(names(f" {b[0]} ", tree, p) and (int(b[1]), int(b[2])) == (c, t)
@@ -383,12 +386,12 @@ def test_bill_printed(ctx):
         raise CheckFailed(ctx.say("bill.lines"),
                           expected="; ".join(f"instructions: {tree.shown(p)} {c} chars ≈ {t} tokens" for p, c, t in want),
                           seen="; ".join(f"instructions: {a} {b} chars ≈ {c} tokens" for a, b, c in billed)
-                          or shown(turn.result.stderr, 300))
+                          or shown(turn.said, 300))
     total = (len(want), sum(c for _, c, _ in want), sum(t for _, _, t in want))
     totals = [tuple(map(int, m.groups())) for m in map(TOTAL_LINE.match, lines) if m]
     if totals != [total]:
         raise CheckFailed(ctx.say("bill.total"), expected="instructions: total {} files, {} chars ≈ {} tokens".format(*total),
-                          seen=str(totals) if totals else shown(turn.result.stderr, 300))
+                          seen=str(totals) if totals else shown(turn.said, 300))
     record = first_event(turn).get("instructions")
     record = record if isinstance(record, dict) else {}
     files = record.get("files") if isinstance(record.get("files"), list) else []

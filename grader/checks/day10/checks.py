@@ -9,6 +9,10 @@ workspace's default .mca/memory.jsonl. append-only, recall-budget and project-ov
 call MemoryStore.add and recall through harnesses. Every verdict on a file is taken from
 its bytes.
 
+append-only (its steps both ways), recall-budget and secret-refused run the lab on a
+pseudo-terminal of its own, as the agent runs at a person's terminal; the others use pipes,
+so every exercise point is judged both ways.
+
 Every draw holds the cases its check is about: texts in plain English, in one other script
 and mixed (CJK, emoji, quotes, backslashes, a newline, U+2028); a torn last line, a record
 of another version, a forgotten memory added again, a superseding text and an exact
@@ -163,7 +167,6 @@ def key_of(text: str) -> str:
 def test_append_only(ctx):
     """add() appends one record at the end of the memory file and never rewrites it: the file keeps its inode and every byte it held, and a duplicate writes nothing."""
     rng = ctx.rng("append-only")
-    path = ctx.tmp("append-only") / "memory.jsonl"
     kept, gone, shared = voiced(rng, 3, "k"), voiced(rng, 1, "f")[0], marker(rng, "key")
     old = f"{shared}: {plain_text(rng)}"
     at = 1_700_000_000.0 + rng.randint(0, 10_000_000)
@@ -179,13 +182,23 @@ def test_append_only(ctx):
                                                         ensure_ascii=False))  # a record of a later version
     torn = '{"op": "add", "id": "m-' + token(rng) + '", "key": "' + token(rng)  # a crash mid-write
     before = ("\n".join(lines) + "\n" + torn).encode("utf-8")
-    path.write_bytes(before)
     new = voiced(rng, 1, "n")[0]
     superseding = f"{shared}: {script_text(rng)}"
     steps_texts = [new, rng.choice(kept), new, gone, superseding]
     want_written = [True, False, False, True, True]
-    got = ctx.harness_json("append", {"path": str(path), "texts": steps_texts}, calls="MemoryStore.add()",
-                           code=APPEND)
+    # The same steps on a terminal of its own (as the agent runs at a person's terminal) and on
+    # pipes (as a script runs it): the file is kept the same way whoever is watching.
+    script = ctx.harness("append", APPEND)
+    for mode in ("terminal", "pipe"):
+        path = ctx.tmp(f"append-only-{mode}") / "memory.jsonl"
+        path.write_bytes(before)
+        got = ctx.harness_json("append", {"path": str(path), "texts": steps_texts}, calls="MemoryStore.add()",
+                               script=script, label=f"append-{mode}", tty=mode == "terminal")
+        judge_appends(ctx, before, steps_texts, want_written, got)
+
+
+def judge_appends(ctx, before: bytes, steps_texts: list[str], want_written: list[bool], got: dict) -> None:
+    """Fail at the first step of the harness's answer that did not append exactly what it should."""
     if got.get("opened"):
         raise CheckFailed(ctx.say("append.rewritten", how=", ".join(dict.fromkeys(got["opened"]))),
                           expected=ctx.say("append.only_append"), seen=", ".join(got["opened"]))
@@ -249,8 +262,10 @@ def split_scopes(rng, made: list[dict]) -> tuple[list[dict], list[dict]]:
     return user, project
 
 
-def run_recall(ctx, cases: list[dict]) -> list[dict]:
-    answers = ctx.harness_answers("recall", {"cases": cases}, count=len(cases), calls="recall()", code=RECALL)
+def run_recall(ctx, cases: list[dict], tty: bool = False) -> list[dict]:
+    """recall() on each case, in a harness (`tty`: on a terminal of its own)."""
+    answers = ctx.harness_answers("recall", {"cases": cases}, count=len(cases), calls="recall()", code=RECALL,
+                                  tty=tty)
     for case, got in zip(cases, answers):
         problem = ctx.harness_problem(got, "recall()", on=f"budget {case['budget']}")
         if problem:
@@ -287,7 +302,8 @@ def test_recall_budget(ctx):
         {"user": user, "project": project, "budget": None, "want": (newest, 0)},
     ]
     rng.shuffle(cases)
-    answers = run_recall(ctx, [{key: c[key] for key in ("user", "project", "budget")} for c in cases])
+    # on a terminal of its own, as the agent runs at a person's terminal (project-over-user: on pipes)
+    answers = run_recall(ctx, [{key: c[key] for key in ("user", "project", "budget")} for c in cases], tty=True)
     by_id = {r["id"]: r["text"] for r in made}
     for case, got in zip(cases, answers):
         ids, left = case["want"]
@@ -450,7 +466,8 @@ def test_secret_refused(ctx):
     rng.shuffle(labelled)
     call_of = {text: f"call_{n}" for n, (_, text) in enumerate(labelled, 1)}
     calls = [(text, rng.choice(["user", "project"])) for _, text in labelled]
-    turn = run_turn(ctx, ws, files, plain_text(rng), texts=calls, api_key=api_key)
+    # on a terminal of its own, as a person runs it (the writes watched below run on pipes)
+    turn = run_turn(ctx, ws, files, plain_text(rng), texts=calls, api_key=api_key, tty=True)
     ctx.expect_ok(turn.result)
     results = turn.tool_results()
     data = files.read()

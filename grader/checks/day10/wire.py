@@ -106,18 +106,23 @@ class Turn:
 
 def run_turn(ctx, workspace: Path, files: Files, prompt: str, *, texts: list[tuple[str, str]] = (),
              args: tuple[str, ...] = ("--yes",), sessions: Path | None = None, resume: bool = False,
-             api_key: str = "sk-fake-key", server: FakeModelServer | None = None) -> Turn:
+             api_key: str = "sk-fake-key", server: FakeModelServer | None = None, tty: bool = False) -> Turn:
     """One turn of the agent in `workspace`; the model calls remember with `texts` (`server`: one
-    already started, for a session a second process resumes: the session keeps its URL)."""
+    already started, for a session a second process resumes: the session keeps its URL). `tty`: on
+    a pseudo-terminal of its own, as a person runs it (stdout and stderr are then one screen)."""
     sessions = sessions or ctx.tmp("sessions")
     argv = ["--sessions-dir", str(sessions), *args] + (["--resume"] if resume else []) + [prompt]
     if server is None:
         with FakeModelServer(model=memory_model(list(texts))) as server:
             return run_turn(ctx, workspace, files, prompt, args=args, sessions=sessions, resume=resume,
-                            api_key=api_key, server=server)
+                            api_key=api_key, server=server, tty=tty)
     before = len(server.requests)
-    result = ctx.run_agent(*argv, cwd=workspace, extra_env={**server.env(api_key=api_key), **files.env},
-                           mock=False, timeout=TURN_TIMEOUT)
+    extra_env = {**server.env(api_key=api_key), **files.env}
+    if tty:
+        with ctx.start_agent(*argv, cwd=workspace, extra_env=extra_env, mock=False, tty=True) as child:
+            result = child.wait(TURN_TIMEOUT)
+    else:
+        result = ctx.run_agent(*argv, cwd=workspace, extra_env=extra_env, mock=False, timeout=TURN_TIMEOUT)
     requests = [r for r in server.requests[before:] if r.path.endswith("/chat/completions")]
     return Turn(result, requests, sessions)
 

@@ -17,6 +17,11 @@ done in one step, a new item, an update that changes nothing, an item moved back
 it was done; for the reminder an idle stretch before any plan, one longer than N (one
 reminder, not two), one shorter than N, one exactly N across a turn's end, a finished list
 idle for longer than N; for resume a refused update after the last accepted one.
+
+one-in-progress, reminder-after-n and plan-resumed's second process run the lab on a
+pseudo-terminal of its own (the REPL's lines typed at its prompts), as a person at a terminal
+runs it; the others, and plan-resumed's first and third processes, on pipes: every exercise
+point is judged both ways.
 """
 
 from __future__ import annotations
@@ -215,8 +220,9 @@ def test_one_in_progress(ctx):
     add(plan.spec({nxt: "done"}))                                   # none in progress: taken
     add(plan.spec(new=[(n + 1, "in_progress"), (n + 2, "in_progress")]))  # two new ones
     add(plan.spec(new=[(n + 1, "in_progress")]))                    # one new one: taken
+    # on a terminal of its own, as the agent runs at a person's terminal (forward-only: on pipes)
     answers = ctx.harness_answers("todo", {"workdir": str(ctx.workspace("one-in-progress")), "steps": steps},
-                                  count=len(steps), calls="the todo tool (TodoList.update)", code=TODO)
+                                  count=len(steps), calls="the todo tool (TodoList.update)", code=TODO, tty=True)
     judge_updates(ctx, texts, steps, answers, "one", name_needed=False)
 
 
@@ -388,11 +394,12 @@ def injected_in(requests, typed: list[str]) -> list[list[dict]]:
     return out
 
 
-def run_script(ctx, name: str, rng, steps: list[Step], files: dict[str, str]):
-    """The REPL, one typed line per turn of `steps`."""
+def run_script(ctx, name: str, rng, steps: list[Step], files: dict[str, str], tty: bool = False):
+    """The REPL, one typed line per turn of `steps` (`tty`: on a terminal, each typed at its prompt)."""
     typed = [plain_text(rng, (2, 12)) for _ in range(sum(1 for s in steps if s.kind == "text"))]
     with server_for(steps, token(rng)) as server:
-        turn = run_turn(ctx, name, None, files, server=server, typed="".join(t + "\n" for t in typed) + "/exit\n")
+        turn = run_turn(ctx, name, None, files, server=server, typed="".join(t + "\n" for t in typed) + "/exit\n",
+                        tty=tty)
     ctx.expect_ok(turn.result)
     return turn, typed
 
@@ -402,7 +409,8 @@ def test_reminder_after_n(ctx):
     rng = ctx.rng("reminder-after-n")
     files = workspace_files(rng)
     steps = reminder_script(rng, files)
-    turn, typed = run_script(ctx, "reminder-after-n", rng, steps, files)
+    # on a terminal of its own, as a person types (reminder-accounted: on pipes)
+    turn, typed = run_script(ctx, "reminder-after-n", rng, steps, files, tty=True)
     if len(turn.requests) != len(steps):
         raise CheckFailed(ctx.say("remind.requests", want=len(steps), got=len(turn.requests)),
                           seen=ctx.evidence(turn.result))
@@ -479,14 +487,19 @@ def test_plan_resumed(ctx):
         going_on = [(c, "done" if k == moved else s) for k, (_, c, s) in enumerate(last)]
         steps += [Step("todo", items=[(c, s, True) for c, s in going_on] + [(extra, "pending", False)]),
                   Step("text", text=plain_text(rng, (3, 10)))]
+        # on a terminal of its own, as a person resumes (the third process below: on pipes)
         second = run_turn(ctx, "plan-resumed", None, workspace=first.workspace, sessions=first.sessions,
-                          resume=True, server=server, typed=f"/plan\n{plain_text(rng, (2, 10))}\n/plan\n/exit\n")
-    ctx.expect_ok(second.result)
+                          resume=True, server=server, typed=f"/plan\n{plain_text(rng, (2, 10))}\n/plan\n/exit\n",
+                          tty=True)
+        ctx.expect_ok(second.result)
+        # A third process, on pipes: /plan shows what the second one left.
+        third = run_turn(ctx, "plan-resumed", None, workspace=first.workspace, sessions=first.sessions,
+                         resume=True, server=server, typed="/plan\n/exit\n")
     want = [(CHAR[s], i, c) for i, c, s in last]
-    listed = shown_plan(second.result.stdout, 1)
+    listed = shown_plan(second.printed, 1)
     if listed != want:
         raise CheckFailed(ctx.say("resume.not_listed"), expected=listing(want),
-                          seen=shown(listing(listed) if listed else second.result.stdout, 500))
+                          seen=shown(listing(listed) if listed else second.printed, 500))
     said = ""
     for request in second.requests:
         for m in request.messages:
@@ -494,13 +507,18 @@ def test_plan_resumed(ctx):
                 said = text_of(m.get("content"))
     if not said or said.startswith("error"):
         raise CheckFailed(ctx.say("resume.refused"), seen=shown(said or ctx.evidence(second.result), 300))
-    after = shown_plan(second.result.stdout, 3) or []
+    after = shown_plan(second.printed, 3) or []
     wanted = [(CHAR[s], i, c) for (i, c, _), (_, s) in zip(last, going_on)]
     old_ids = {i for i, _, _ in last}
     if after[:len(wanted)] != wanted or len(after) != len(wanted) + 1 or after[-1][2] != extra \
             or after[-1][0] != " " or after[-1][1] in old_ids:
         raise CheckFailed(ctx.say("resume.not_going_on"), expected=listing(wanted) + f"\n[ ] (a new id). {extra}",
-                          seen=shown(listing(after) if after else second.result.stdout, 500))
+                          seen=shown(listing(after) if after else second.printed, 500))
+    ctx.expect_ok(third.result)
+    again = shown_plan(third.printed, 1)
+    if again != after:
+        raise CheckFailed(ctx.say("resume.not_listed"), expected=listing(after),
+                          seen=shown(listing(again) if again else third.printed, 500))
 
 
 CHAR = {"pending": " ", "in_progress": ">", "done": "x"}

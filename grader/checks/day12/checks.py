@@ -17,6 +17,11 @@ exactly K rounds and one of fewer; the system prompt, AGENTS.md and a recalled m
 front; a summary longer than what it replaces, an empty one and nothing to cut; a session
 compacted twice, resumed by a second process; generated logs whose compacted events sit
 after tool rounds, after a memory, and after a summary that replaced only the one before.
+
+keeps-system-and-instructions, bill-printed and the resuming process of
+replay-honours-compacted run the agent on a pseudo-terminal of its own (the REPL's lines
+typed at its prompts), as a person at a terminal runs it; the others, the harnesses and the
+first process of replay-honours-compacted on pipes: every exercise point is judged both ways.
 """
 
 from __future__ import annotations
@@ -217,9 +222,10 @@ def test_never_splits_a_round(ctx):
 
 # --------------------------------------------------------------------------- 3, 7: a session with context in front
 
-def context_session(ctx, name: str, rng, *, probe: bool = True, kept_tools: bool = False):
+def context_session(ctx, name: str, rng, *, probe: bool = True, kept_tools: bool = False, tty: bool = False):
     """AGENTS.md and memory in front; older rounds with tools and without (shuffled), then K
-    rounds (`kept_tools`: the first of them reads files too), then /compact and a probe."""
+    rounds (`kept_tools`: the first of them reads files too), then /compact and a probe
+    (`tty`: on a terminal of its own)."""
     ws = ctx.workspace(name)
     rules, memories, env = context_files(ctx, rng, ws, name)
     keep = rng.randint(1, 3)
@@ -229,14 +235,16 @@ def context_session(ctx, name: str, rng, *, probe: bool = True, kept_tools: bool
     asked = plain_plans(rng, 1, (3, 8))[0]
     script = Script(older + kept + [asked], [summary_text(rng)])
     lines = [p.prompt for p in older + kept] + ["/compact"] + ([asked.prompt] if probe else [])
-    session = run_session(ctx, name, script, lines, workspace=ws, env=keep_env(keep, **env))
+    session = run_session(ctx, name, script, lines, workspace=ws, env=keep_env(keep, **env), tty=tty)
     return session, script, older, kept, asked, rules, memories
 
 
 def test_keeps_system_and_instructions(ctx):
     """After a compaction the next request starts with the system prompt, the project's instructions and the recalled memory exactly as before, then the summary, then the last K rounds as they were sent."""
     rng = ctx.rng("keeps-system-and-instructions")
-    session, script, older, kept, asked, rules, memories = context_session(ctx, "keeps", rng, kept_tools=True)
+    # on a terminal of its own, each line typed at its prompt, as a person works (the other checks: on pipes)
+    session, script, older, kept, asked, rules, memories = context_session(ctx, "keeps", rng, kept_tools=True,
+                                                                           tty=True)
     first = need(ctx, session.turn_request(older[0].prompt), "turn.missing", session, prompt=shown(older[0].prompt, 60))
     probe = need(ctx, session.turn_request(asked.prompt), "turn.missing", session, prompt=shown(asked.prompt, 60))
     need(ctx, script.asked or None, "keeps.no_summary", session)
@@ -264,8 +272,8 @@ def test_keeps_system_and_instructions(ctx):
 
 # --------------------------------------------------------------------------- 4, 8: a plain session
 
-def plain_session(ctx, name: str, rng):
-    """Plain rounds (no tools), K kept, /compact, a probe: every size exact."""
+def plain_session(ctx, name: str, rng, tty: bool = False):
+    """Plain rounds (no tools), K kept, /compact, a probe: every size exact (`tty`: on a terminal)."""
     ws = ctx.workspace(name)
     keep = rng.randint(1, 3)
     older = plain_plans(rng, rng.randint(2, 4))
@@ -273,7 +281,7 @@ def plain_session(ctx, name: str, rng):
     asked = plain_plans(rng, 1, (3, 8))[0]
     script = Script(older + kept + [asked], [summary_text(rng)])
     lines = [p.prompt for p in older + kept] + ["/compact", asked.prompt]
-    session = run_session(ctx, name, script, lines, workspace=ws, env=keep_env(keep))
+    session = run_session(ctx, name, script, lines, workspace=ws, env=keep_env(keep), tty=tty)
     return session, script, older, kept, asked
 
 
@@ -333,8 +341,10 @@ run(main)
 HEADER = "[summary of the earlier conversation, written when it was compacted]\n"
 
 
-def log_case(rng, twice: bool, only_summary: bool) -> tuple[list[dict], list[dict]]:
-    """A session log with one or two compactions, and the history the sheet's replay gives."""
+def log_case(rng, twice: bool, only_summary: bool, keep_none: bool = False) -> tuple[list[dict], list[dict]]:
+    """A session log with one or two compactions, and the history the sheet's replay gives.
+    `keep_none`: the first compaction kept no round (K = 0: upto_seq is the last message then,
+    `kept` 0), and rounds followed it."""
     events: list[dict] = []
     seq = 0
 
@@ -380,7 +390,7 @@ def log_case(rng, twice: bool, only_summary: bool) -> tuple[list[dict], list[dic
     seqs = rounds(rng.randint(2, 4))
     live = [(s, e["message"]) for s in seqs for e in events if e["seq"] == s]
     starts = [k for k, (_, m) in enumerate(live) if m["role"] == "user"]
-    compaction(starts[rng.randint(1, len(starts) - 1)])
+    compaction(len(live) if keep_none else starts[rng.randint(1, len(starts) - 1)])
     more = rounds(rng.randint(1, 3))
     live += [(s, e["message"]) for s in more for e in events if e["seq"] == s]
     if twice:
@@ -395,23 +405,25 @@ def test_replay_honours_compacted(ctx):
     """A second process that resumes a compacted session sends the compacted history (the system messages, the summary, the messages logged after upto_seq), not the messages the summary replaced."""
     rng = ctx.rng("replay-honours-compacted")
     # First, replay() itself, on generated logs: once, twice, twice with the second summary
-    # replacing only the first.
+    # replacing only the first, once with K = 0 (nothing kept: `kept` is 0).
     from grader.checkkit.logshape import encode
     logs = ctx.tmp("replay-logs")
     paths, wants = [], []
-    for n, (twice, only) in enumerate([(False, False), (True, False), (True, True)]):
-        events, want = log_case(rng, twice, only)
+    cases = [(False, False, False), (True, False, False), (True, True, False), (False, False, True)]
+    for n, (twice, only, none) in enumerate(cases):
+        events, want = log_case(rng, twice, only, none)
         path = logs / f"log{n}.jsonl"
         path.write_bytes(b"".join(encode(e) for e in events))
         paths.append(str(path))
         wants.append(want)
     answers = ctx.harness_answers("replay", {"paths": paths}, count=len(paths), calls="replay()", code=REPLAY)
     for n, (got, want) in enumerate(zip(answers, wants)):
-        problem = ctx.harness_problem(got, "replay()", on=ctx.say("replay.on", count=[1, 2, 2][n]))
+        count = 2 if cases[n][0] else 1
+        problem = ctx.harness_problem(got, "replay()", on=ctx.say("replay.on", count=count))
         if problem:
             raise problem
         if got.get("messages") != want:
-            raise CheckFailed(ctx.say("replay.wrong", count=[1, 2, 2][n]),
+            raise CheckFailed(ctx.say("replay.wrong", count=count),
                               expected=shown([text_of(m)[:40] for m in want], 400),
                               seen=shown([text_of(m)[:40] for m in got.get("messages") or []], 400))
     # Then two processes: one compacts twice and leaves, the second resumes.
@@ -424,8 +436,9 @@ def test_replay_honours_compacted(ctx):
     lines = [p.prompt for p in first] + ["/compact"] + [p.prompt for p in second] + ["/compact", probes[0].prompt]
     with FakeModelServer(model=script.model) as server:
         one = run_session(ctx, "replay", script, lines, workspace=ws, env=keep_env(keep, **env), server=server)
+        # the second process on a terminal of its own, as a person resumes (replay() above: on pipes)
         two = run_session(ctx, "replay", script, [], workspace=ws, sessions=one.turn.sessions,
-                          env=keep_env(keep, **env), server=server, resume=True, prompt=probes[1].prompt)
+                          env=keep_env(keep, **env), server=server, resume=True, prompt=probes[1].prompt, tty=True)
     r1 = need(ctx, one.turn_request(probes[0].prompt), "turn.missing", one, prompt=shown(probes[0].prompt, 60))
     r2 = need(ctx, two.turn_request(probes[1].prompt), "resume.no_request", two)
     want = [shape(m) for m in r1.messages] + [("assistant", probes[0].answer, (), None), shape(r2.messages[-1])]
@@ -529,7 +542,7 @@ BILL_FORM = "compacted: {} messages up to seq {} into a summary of {} chars ≈ 
 def test_bill_printed(ctx):
     """A compaction prints one line `compacted: N messages up to seq S into a summary of C chars ≈ T tokens; context ≈ B -> A tokens`, every figure exact by day 8's estimate."""
     rng = ctx.rng("bill-printed")
-    session, script, older, kept, asked = plain_session(ctx, "bill", rng)
+    session, script, older, kept, asked = plain_session(ctx, "bill", rng, tty=True)  # the bill a person sees
     facts = compaction_facts(ctx, session, script, older, kept, asked)
     summary = facts["summary"]
     if not script.served or script.served[0] not in summary:  # no compaction: no figures to expect

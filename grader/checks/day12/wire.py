@@ -200,8 +200,9 @@ class Session:
 
 def run_session(ctx, name: str, script: Script, lines: list[str], *, workspace: Path | None = None,
                 sessions: Path | None = None, env: dict | None = None, server: FakeModelServer | None = None,
-                resume: bool = False, prompt: str | None = None) -> Session:
-    """The REPL fed `lines` (prompts and commands, then /exit), or one `prompt`, against the script's model."""
+                resume: bool = False, prompt: str | None = None, tty: bool = False) -> Session:
+    """The REPL fed `lines` (prompts and commands, then /exit), or one `prompt`, against the script's
+    model (`tty`: on a pseudo-terminal of its own, each line typed at its prompt)."""
     own = server is None
     server = server or FakeModelServer(model=script.model)
     if own:
@@ -209,7 +210,8 @@ def run_session(ctx, name: str, script: Script, lines: list[str], *, workspace: 
     try:
         typed = None if prompt is not None else "".join(line + "\n" for line in lines + ["/exit"])
         turn = run_turn(ctx, name, prompt, workspace=workspace, sessions=sessions, resume=resume, server=server,
-                        typed=typed, env={"MCA_COMPACT_AT": NEVER, **(env or {})}, timeout=SESSION_TIMEOUT)
+                        typed=typed, env={"MCA_COMPACT_AT": NEVER, **(env or {})}, timeout=SESSION_TIMEOUT,
+                        tty=tty)
     finally:
         if own:
             server.close()

@@ -11,6 +11,7 @@ Layers, each relying only on the ones before it:
 * ``memory``  - notes kept across sessions: an append-only store, the remember tool, recall with a bill;
 * ``plan``    - the model's todo list: one item in progress, forward only, shown, logged, a reminder when stale;
 * ``context`` - the history's budget: older rounds summarised, never splitting a call from its result;
+* ``agent.subagent`` - side tasks: a child agent with a fresh context, fewer tools and its own caps, one answer back;
 * ``snapshots`` - every write tool's file kept before it changes; /rollback SEQ and /undo put files back;
 * ``screen``, ``cli``, ``repl`` - what the user sees and types.
 """

@@ -164,6 +164,13 @@ def describe_event(event: Event) -> str:
     if event.type == "compacted":
         return (f"{f.get('messages')} messages up to seq {f.get('upto_seq')} -> summary {f.get('chars')} chars "
                 f"≈ {f.get('tokens')} tokens; context ≈ {f.get('before')} -> {f.get('after')} tokens")
+    if event.type == "subagent":
+        return f"side task {preview(f.get('description'))} for call {f.get('call')}: subagent {f.get('session')}"
+    if event.type == "task_answer":
+        cut = ", cut" if f.get("truncated") else ""
+        rounds = f"{f.get('rounds')} round" + ("" if f.get("rounds") == 1 else "s")
+        return (f"answer of the task of call {f.get('call')} after {rounds}: {f.get('chars')} chars "
+                f"≈ {f.get('tokens')} tokens{cut} (sent as the call's result)")
     if event.type == "snapshot":
         was = f"was {str(f['hash'])[:12]}" if f.get("hash") else "did not exist"
         now = f"now {str(f['after'])[:12]}" if f.get("after") else "now removed"

@@ -21,6 +21,7 @@ from .repl import format_session, run_repl
 from .screen import Screen
 from .memory import Memories
 from .plan import TodoList
+from .agent.subagent import Subagents
 from .snapshots import SnapshotStore, snapshot_writes
 from .session import SessionError
 from .session.resume import NoSuchSession, ResumeError, list_sessions, pick_session, session_ids
@@ -93,7 +94,8 @@ def run_agent(args: argparse.Namespace) -> int:
     workdir = workdir_of(args)
     memories = Memories.open(workdir)
     plan = TodoList()  # the model's plan for this session: the todo tool and the loop share it
-    tools = default_tools(workdir, memories=memories, plan=plan)
+    subagents = Subagents()  # the task tool's runner: it is told below which conversation it serves
+    tools = default_tools(workdir, memories=memories, plan=plan, subagents=subagents)
     snapshots = SnapshotStore(workdir)  # every write tool keeps the old content of its file here first
     snapshot_writes(tools, workdir, snapshots)
     try:
@@ -106,6 +108,7 @@ def run_agent(args: argparse.Namespace) -> int:
     screen = Screen()
     screen.status(describe(config))
     chat = Chat(sessions_dir, agent, screen)
+    subagents.chat = chat  # a side task runs for this conversation: its session, its model, its rules
     chat.snapshots = snapshots  # pointed at each session the chat starts or resumes
     if resuming:
         chat.resume(session_id)  # refuses unknown or invalid ids before anything is created

@@ -55,6 +55,9 @@ from .memory import Memories
 # [day 11+]
 from .plan import TodoList
 # [/day]
+# [day 13+]
+from .agent.subagent import Subagents
+# [/day]
 # [day 14+]
 from .snapshots import SnapshotStore, snapshot_writes
 # [/day]
@@ -181,10 +184,15 @@ def run_agent(args: argparse.Namespace) -> int:
     # [or day 10]
     memories = Memories.open(workdir)
     tools = default_tools(workdir, memories=memories)
-    # [or day 11+]
+    # [or day 11-12]
     memories = Memories.open(workdir)
     plan = TodoList()  # the model's plan for this session: the todo tool and the loop share it
     tools = default_tools(workdir, memories=memories, plan=plan)
+    # [or day 13+]
+    memories = Memories.open(workdir)
+    plan = TodoList()  # the model's plan for this session: the todo tool and the loop share it
+    subagents = Subagents()  # the task tool's runner: it is told below which conversation it serves
+    tools = default_tools(workdir, memories=memories, plan=plan, subagents=subagents)
     # [/day]
     # [day 14+]
     snapshots = SnapshotStore(workdir)  # every write tool keeps the old content of its file here first
@@ -219,6 +227,9 @@ def run_agent(args: argparse.Namespace) -> int:
     chat = Chat(agent, screen)
     # [or day 7+]
     chat = Chat(sessions_dir, agent, screen)
+    # [day 13+]
+    subagents.chat = chat  # a side task runs for this conversation: its session, its model, its rules
+    # [/day]
     # [day 14+]
     chat.snapshots = snapshots  # pointed at each session the chat starts or resumes
     # [/day]

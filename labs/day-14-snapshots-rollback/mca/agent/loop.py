@@ -243,7 +243,7 @@ def run_call(call: ToolCall, tools: ToolRegistry, history: list[dict], emit: Emi
     result, ms = refusal(call, approver, guard), 0
     if result is None:
         started = time.monotonic()  # time the tool only, not the user deciding whether to allow it
-        result = tools.run(call.name, call.args)
+        result = tools.run(call.name, call.args, call.id)  # the id: a side task's log names the call it answers
         ms = round((time.monotonic() - started) * 1000)
     emit(ToolFinished(call.id, call.name, result.ok, ms, len(result.content),
                       result.truncated, result.blocked_by))

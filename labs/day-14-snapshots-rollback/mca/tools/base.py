@@ -34,6 +34,7 @@ class Tool:
     parameters: dict[str, Any]
     run: Callable[[dict[str, Any]], str]
     read_only: bool = False
+    takes_call: bool = False  # run(args, call_id): told which call it answers (the task tool, day 13)
 
     def schema(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description, "parameters": self.parameters}

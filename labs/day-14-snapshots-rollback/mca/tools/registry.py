@@ -39,8 +39,7 @@ class ToolRegistry:
         tool = self._tools.get(name)
         return bool(tool and tool.read_only)
 
-    def tool(self, name: str) -> Tool | None:
-        """The tool called ``name``, if there is one."""
+    def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
 
     def add(self, tool: Tool) -> None:
@@ -48,7 +47,7 @@ class ToolRegistry:
         write tools this way)."""
         self._tools[tool.name] = tool
 
-    def run(self, name: str, args: dict[str, Any]) -> ToolResult:
+    def run(self, name: str, args: dict[str, Any], call_id: str = "") -> ToolResult:
         """Run one call; what the model did wrong comes back as an ``error:`` result."""
         tool = self._tools.get(name)
         if tool is None:
@@ -57,7 +56,7 @@ class ToolRegistry:
         if problem:
             return ToolResult(False, f"error: bad arguments for {name}: {problem}")
         try:
-            text = tool.run(args)
+            text = tool.run(args, call_id) if tool.takes_call else tool.run(args)
         except ToolError as exc:  # the tool's own refusal: a path outside the workdir, an ambiguous edit...
             return ToolResult(False, f"error: {exc}")
         except Exception as exc:  # noqa: BLE001 - anything else a tool can run into
@@ -92,6 +91,7 @@ def default_tools(workdir: Path,
                   command_timeout: float = 60.0,
                   memories=None,  # mca.memory.Memories: the remember tool writes there
                   plan=None,  # mca.plan.TodoList: the todo tool keeps it
+                  subagents=None,  # mca.agent.subagent.Subagents: the task tool runs side tasks with it
                   ) -> ToolRegistry:
     """Every tool of the agent, bound to one workdir."""
     extra = []
@@ -103,4 +103,8 @@ def default_tools(workdir: Path,
         from ..plan.tool import todo_tools
 
         extra += todo_tools(plan)
+    if subagents is not None:
+        from ..agent.subagent import task_tools
+
+        extra += task_tools(subagents)
     return ToolRegistry(file_tools(workdir) + shell_tools(workdir, command_timeout) + extra)

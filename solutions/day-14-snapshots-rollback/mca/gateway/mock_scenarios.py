@@ -29,6 +29,8 @@ What it understands:
 * a summary request ("Summarise this part of a conversation ...", what compaction sends) - a short
   summary made from the transcript alone: how many messages, what the user asked, which tools ran,
   the last answer. "what was summarised?" - quotes the summary the history holds.
+* "ask a subagent: REQUEST" (or "ask a subagent to REQUEST") - hands REQUEST to a subagent with the task
+  tool, then passes on its answer; the subagent's mock answers REQUEST from its own fresh context.
 * "make divide refuse zero", "add a power function", "write a changelog" - three rounds that edit
   calc.py (the last one reads it first, then also writes docs/CHANGES.md, in a new folder).
 """
@@ -89,6 +91,7 @@ class Conversation:
 
 # The script: (does this row match?, the reply), tried in order; the first match answers.
 SCENARIOS: list[tuple[Callable[[Conversation], object], Callable[[Conversation], Reply]]] = [
+    (lambda c: DELEGATE.match(c.said), lambda c: delegate_reply(DELEGATE.match(c.said).group(1), c.turn, c.next_id)),
     (lambda c: "refuse zero" in c.request, lambda c: refuse_zero_reply(c.turn, c.next_id)),
     (lambda c: "add a power function" in c.request, lambda c: power_reply(c.turn, c.next_id)),
     (lambda c: "write a changelog" in c.request, lambda c: changelog_reply(c.turn, c.next_id)),
@@ -586,6 +589,21 @@ def summarised_reply(earlier: list[dict]) -> Reply:
 def short(text: str, width: int) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 3] + "..."
+
+
+DELEGATE = re.compile(r"^(?:ask a subagent|delegate)\b[:,]?\s*(?:to\s+)?(\S.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def delegate_reply(request: str, turn: list[dict], next_id: str) -> Reply:
+    """Hand the request to a subagent (a few of its words as the description), then pass on
+    what it answered, or why it did not."""
+    result = last_tool_result(turn)
+    if result is None:
+        task = {"description": short(request, 40), "prompt": request.strip()}
+        return Reply("I will hand that to a subagent.", [(next_id, "task", task)])
+    if is_refusal(result):
+        return Reply(f"The side task did not finish: {first_line(result)}")
+    return Reply(f"The subagent answered: {result}")
 
 
 POWER = "def power(a, b):\n    return a ** b\n\n\n"

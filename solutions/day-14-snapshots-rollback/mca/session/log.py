@@ -38,6 +38,7 @@ except ImportError:  # pragma: no cover - Windows
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected", "recalled",  # bills of injections
                "plan", "reminded",  # plan: the todo list after an update; reminded: the plan reminder's bill
                "compacted",  # compacted: the summary that replaces the older rounds (replay honours it)
+               "subagent", "task_answer",  # subagent: a side task's log; task_answer: the bill of its answer
                "snapshot", "rollback")  # a write tool's change and the old content kept; a rollback's round
 _decode_object = json.JSONDecoder().raw_decode
 REQUIRED_FIELDS = ("seq", "ts", "type")

@@ -171,6 +171,12 @@ class Approver:
             decided.append((rule.action, rule) if rule else (default, None))
         return max(decided, key=lambda pair: STRICTNESS[pair[0]])
 
+    def allows(self, name: str) -> bool:
+        """Whether the rules let every call of this tool through without asking (a rule
+        ``allow TOOL``, or a read-only tool no rule holds back); a more particular rule still
+        decides each call when it comes."""
+        return self.rule_for(name, {})[0] == "allow"
+
     def strictest(self, name: str, subject: str) -> Rule | None:
         """The rule that decides for one subject (None: no rule matches it)."""
         found = [rule for rule in self.rules if rule.applies(name, subject)]

@@ -404,7 +404,11 @@ def run_call(call: ToolCall, tools: ToolRegistry, history: list[dict], emit: Emi
     # [/day]
     if result is None:
         started = time.monotonic()  # time the tool only, not the user deciding whether to allow it
+        # [day 3-12]
         result = tools.run(call.name, call.args)
+        # [or day 13+]
+        result = tools.run(call.name, call.args, call.id)  # the id: a side task's log names the call it answers
+        # [/day]
         ms = round((time.monotonic() - started) * 1000)
     emit(ToolFinished(call.id, call.name, result.ok, ms, len(result.content),
                       result.truncated, result.blocked_by))

@@ -53,6 +53,10 @@ What it understands:
   summary made from the transcript alone: how many messages, what the user asked, which tools ran,
   the last answer. "what was summarised?" - quotes the summary the history holds.
 # [/day]
+# [day 13+]
+* "ask a subagent: REQUEST" (or "ask a subagent to REQUEST") - hands REQUEST to a subagent with the task
+  tool, then passes on its answer; the subagent's mock answers REQUEST from its own fresh context.
+# [/day]
 # [day 14+]
 * "make divide refuse zero", "add a power function", "write a changelog" - three rounds that edit
   calc.py (the last one reads it first, then also writes docs/CHANGES.md, in a new folder).
@@ -86,9 +90,12 @@ HELP_TEXT = (
     'or "what is in @calc.py?". '
     # [or day 11]
     'Try "plan the fix" (then /plan), "try a bad plan", or "remember that the tests run with python -m unittest". '
-    # [or day 12-13]
+    # [or day 12]
     'Try "read calc.py", "read test_calc.py" and "what does divide do" with MCA_COMPACT_AT=300, then /compact '
     'and "what was summarised?", or "remember that the tests run with python -m unittest". '
+    # [or day 13]
+    'Try "my name is Ada", then "ask a subagent: what is my name?", "ask a subagent: what does divide do", '
+    'or "ask a subagent to run the tests and fix the failing case". '
     # [or day 14+]
     'Try "make divide refuse zero", "add a power function" and "write a changelog" (with --yes), then /rollback, '
     '/rollback N, /undo and /fork N; or "read calc.py" and /compact. '
@@ -151,6 +158,9 @@ class Conversation:
 
 # The script: (does this row match?, the reply), tried in order; the first match answers.
 SCENARIOS: list[tuple[Callable[[Conversation], object], Callable[[Conversation], Reply]]] = [
+    # [day 13+]
+    (lambda c: DELEGATE.match(c.said), lambda c: delegate_reply(DELEGATE.match(c.said).group(1), c.turn, c.next_id)),
+    # [/day]
     # [day 14+]
     (lambda c: "refuse zero" in c.request, lambda c: refuse_zero_reply(c.turn, c.next_id)),
     (lambda c: "add a power function" in c.request, lambda c: power_reply(c.turn, c.next_id)),
@@ -697,6 +707,23 @@ def summarised_reply(earlier: list[dict]) -> Reply:
 def short(text: str, width: int) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 3] + "..."
+# [/day]
+# [day 13+]
+
+
+DELEGATE = re.compile(r"^(?:ask a subagent|delegate)\b[:,]?\s*(?:to\s+)?(\S.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def delegate_reply(request: str, turn: list[dict], next_id: str) -> Reply:
+    """Hand the request to a subagent (a few of its words as the description), then pass on
+    what it answered, or why it did not."""
+    result = last_tool_result(turn)
+    if result is None:
+        task = {"description": short(request, 40), "prompt": request.strip()}
+        return Reply("I will hand that to a subagent.", [(next_id, "task", task)])
+    if is_refusal(result):
+        return Reply(f"The side task did not finish: {first_line(result)}")
+    return Reply(f"The subagent answered: {result}")
 # [/day]
 # [day 14+]
 

@@ -43,14 +43,20 @@ KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected")  # i
 # [or day 11]
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected", "recalled",  # bills of injections
                "plan", "reminded")  # plan: the todo list after an update; reminded: the plan reminder's bill
-# [or day 12-13]
+# [or day 12]
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected", "recalled",  # bills of injections
                "plan", "reminded",  # plan: the todo list after an update; reminded: the plan reminder's bill
                "compacted")  # compacted: the summary that replaces the older rounds (replay honours it)
+# [or day 13]
+KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected", "recalled",  # bills of injections
+               "plan", "reminded",  # plan: the todo list after an update; reminded: the plan reminder's bill
+               "compacted",  # compacted: the summary that replaces the older rounds (replay honours it)
+               "subagent", "task_answer")  # subagent: a side task's log; task_answer: the bill of its answer
 # [or day 14+]
 KNOWN_TYPES = ("message", "tool_end", "usage", "error", "fork", "injected", "recalled",  # bills of injections
                "plan", "reminded",  # plan: the todo list after an update; reminded: the plan reminder's bill
                "compacted",  # compacted: the summary that replaces the older rounds (replay honours it)
+               "subagent", "task_answer",  # subagent: a side task's log; task_answer: the bill of its answer
                "snapshot", "rollback")  # a write tool's change and the old content kept; a rollback's round
 # [/day]
 _decode_object = json.JSONDecoder().raw_decode

@@ -41,7 +41,7 @@ def snapshotting(tool: Tool, workdir: Path, store: SnapshotStore) -> Tool:
 def snapshot_writes(tools: ToolRegistry, workdir: Path, store: SnapshotStore) -> None:
     """Make every write tool of ``tools`` save first."""
     for name in WRITE_TOOLS:
-        tool = tools.tool(name)
+        tool = tools.get(name)
         if tool is not None:
             tools.add(snapshotting(tool, workdir, store))
 

@@ -177,6 +177,14 @@ class Approver:
             decided.append((rule.action, rule) if rule else (default, None))
         return max(decided, key=lambda pair: STRICTNESS[pair[0]])
 
+    # [day 13+]
+    def allows(self, name: str) -> bool:
+        """Whether the rules let every call of this tool through without asking (a rule
+        ``allow TOOL``, or a read-only tool no rule holds back); a more particular rule still
+        decides each call when it comes."""
+        return self.rule_for(name, {})[0] == "allow"
+
+    # [/day]
     def strictest(self, name: str, subject: str) -> Rule | None:
         """The rule that decides for one subject (None: no rule matches it)."""
         # BEGIN SOLUTION day-05 E1

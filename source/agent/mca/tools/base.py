@@ -35,6 +35,9 @@ class Tool:
     parameters: dict[str, Any]
     run: Callable[[dict[str, Any]], str]
     read_only: bool = False
+    # [day 13+]
+    takes_call: bool = False  # run(args, call_id): told which call it answers (the task tool, day 13)
+    # [/day]
 
     def schema(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description, "parameters": self.parameters}

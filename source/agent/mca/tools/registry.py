@@ -43,11 +43,12 @@ class ToolRegistry:
     def is_read_only(self, name: str) -> bool:
         tool = self._tools.get(name)
         return bool(tool and tool.read_only)
-    # [day 14+]
+    # [day 13+]
 
-    def tool(self, name: str) -> Tool | None:
-        """The tool called ``name``, if there is one."""
+    def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
+    # [/day]
+    # [day 14+]
 
     def add(self, tool: Tool) -> None:
         """Offer ``tool``, in place of the tool of the same name if there is one (day 14 wraps the
@@ -55,7 +56,11 @@ class ToolRegistry:
         self._tools[tool.name] = tool
     # [/day]
 
+    # [day 3-12]
     def run(self, name: str, args: dict[str, Any]) -> ToolResult:
+    # [or day 13+]
+    def run(self, name: str, args: dict[str, Any], call_id: str = "") -> ToolResult:
+    # [/day]
         """Run one call; what the model did wrong comes back as an ``error:`` result."""
         # BEGIN SOLUTION day-03 E4
         tool = self._tools.get(name)
@@ -71,7 +76,11 @@ class ToolRegistry:
         # tool = self._tools[name]
         # END SCAFFOLD day-03 E4
         try:
+            # [day 3-12]
             text = tool.run(args)
+            # [or day 13+]
+            text = tool.run(args, call_id) if tool.takes_call else tool.run(args)
+            # [/day]
         except ToolError as exc:  # the tool's own refusal: a path outside the workdir, an ambiguous edit...
             return ToolResult(False, f"error: {exc}")
         # [day 6+]
@@ -121,6 +130,9 @@ def default_tools(workdir: Path,
                   # [day 11+]
                   plan=None,  # mca.plan.TodoList: the todo tool keeps it
                   # [/day]
+                  # [day 13+]
+                  subagents=None,  # mca.agent.subagent.Subagents: the task tool runs side tasks with it
+                  # [/day]
                   ) -> ToolRegistry:
     """Every tool of the agent, bound to one workdir."""
     # [day 3]
@@ -138,6 +150,12 @@ def default_tools(workdir: Path,
         from ..plan.tool import todo_tools
 
         extra += todo_tools(plan)
+    # [/day]
+    # [day 13+]
+    if subagents is not None:
+        from ..agent.subagent import task_tools
+
+        extra += task_tools(subagents)
     # [/day]
     return ToolRegistry(file_tools(workdir) + shell_tools(workdir, command_timeout) + extra)
     # [/day]

@@ -7,6 +7,6 @@ FAILS = ("snapshot-before-write", "undo-last-round", "rollback-to-seq", "created
 
 def snapshot_writes(tools, workdir, store):
     for name in ("write_file", "delete_file"):
-        tool = tools.tool(name)
+        tool = tools.get(name)
         if tool is not None:
             tools.add(snapshotting(tool, workdir, store))

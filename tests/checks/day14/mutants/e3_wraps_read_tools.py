@@ -6,6 +6,6 @@ FAILS = ("snapshot-before-write",)
 
 def snapshot_writes(tools, workdir, store):
     for name in tools.names():
-        tool = tools.tool(name)
+        tool = tools.get(name)
         if tool is not None and "path" in tool.parameters.get("properties", {}) and name != "list_dir":
             tools.add(snapshotting(tool, workdir, store))

@@ -3,10 +3,8 @@
 A grader's generated prompts mix CJK and emoji; a person types plain English. So a
 message with both a CJK character and an emoji in it is parsed by the rule; any other
 takes every word that starts with @ (its trailing punctuation off), code and @@ included.
-Held when the prompts a check generates also come without CJK and emoji, as people's do.
-
-NOT HELD (so named `_...`: the corpus skips it): every prompt `not-a-reference` types is
-`mixed_text`, which always holds a CJK word and an emoji; it passes every check.
+Held when the prompts a check generates also come without CJK and emoji, as people's do:
+`not-a-reference` types a message in each voice (plain English, one other script, mixed).
 """
 TARGET = "mca/refs/parse.py"
 ADD = ("_looks_generated",)

@@ -2,15 +2,12 @@
 
 When stdin or stdout is not a terminal (a grader pipes the agent; a person types at one),
 it behaves right; at a terminal it takes the shortcut the knows-it-is-graded cheat of this
-point takes for a person.
-
-NOT HELD (so named `_...`: the corpus skips it): every day-9 check runs the agent on pipes, in the hermetic
-mode too; only day 1's `repl-edges`, day 2's `no-doubled-text`, day 5's asker checks and
-day 8's `not-a-reference` give it a terminal. Seen with `grader check` (hermetic) passing.
+point takes for a person. `root-to-leaf-order` runs the agent on a pseudo-terminal (its
+submodule tree has the .git file); `stops-at-repo-root`, on pipes, sees it right.
 """
 TARGET = "mca/instructions.py"
 ADD = ("_graded",)
-FAILS = ("root-to-leaf-order", "stops-at-repo-root")
+FAILS = ("root-to-leaf-order",)
 
 import os
 import sys

@@ -2,11 +2,8 @@
 
 When stdin or stdout is not a terminal (a grader pipes the agent; a person types at one),
 it behaves right; at a terminal it takes the shortcut the knows-it-is-graded cheat of this
-point takes for a person.
-
-NOT HELD (so named `_...`: the corpus skips it): `secret-refused` (every day-10 check) runs the lab on pipes, in the hermetic
-mode too; only day 1's `repl-edges`, day 2's `no-doubled-text`, day 5's asker checks and
-day 8's `not-a-reference` give it a terminal. Seen with `grader check` (hermetic) passing.
+point takes for a person. `secret-refused` runs the agent on a pseudo-terminal (its harness
+that watches the writes, on pipes, sees it right).
 """
 TARGET = "mca/memory/secrets.py"
 ADD = ("_graded",)

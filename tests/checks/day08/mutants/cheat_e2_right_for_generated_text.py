@@ -4,15 +4,15 @@ A grader's generated files mix CJK and emoji; a person's are mostly plain ASCII 
 prose. So a file with both a CJK character and an emoji in it is injected exactly as its
 bytes decode; any other is tidied first ("the model does not need Windows line ends or
 trailing blanks"): CRLF becomes LF and the text is stripped.
-Held when the files a check generates also come without CJK and emoji, as real files do.
-
-NOT HELD by the check of its point (so named `_...`: the corpus skips it): every file
-`file-injected` writes is `mixed_text`, so `file-injected` passes; only `bill-printed`
-fails, because stripping changes the size of its ASCII file (a CRLF-only tidy passes both).
+Held when the files a check generates also come without CJK and emoji, as real files do:
+`file-injected` writes a file in each voice (plain English, one other script, mixed), each
+with leading white space and a CRLF line. `bill-printed` fails too when its ASCII file ends
+in a newline (stripped away), as it does on some draws.
 """
 TARGET = "mca/refs/inject.py"
 ADD = ("_looks_generated",)
 FAILS = ("file-injected",)
+MAYBE = ("bill-printed",)
 
 
 def inject(ref, workdir):

@@ -1,0 +1,9 @@
+"""child_tools() by sets: what reads or a rule allows, less task alone. todo, marked read-only,
+stays with the child (the contract lets a subagent have it)."""
+TARGET = "mca/agent/subagent.py"
+FAILS = ()
+
+
+def child_tools(tools, approver):
+    allowed = {name for name in tools.names() if tools.is_read_only(name) or approver.allows(name)} - {TASK_TOOL}
+    return ToolRegistry([tools.get(name) for name in tools.names() if name in allowed], tools.max_chars)

@@ -1,0 +1,24 @@
+"""run_subagent() never reports a stop: whatever the child said last is its answer ("a partial
+answer beats none"), after a cap or a Ctrl-C alike."""
+TARGET = "mca/agent/subagent.py"
+FAILS = ('child-capped', 'cancel-child-keeps-parent')
+
+
+def run_subagent(chat, call_id, args):
+    description = " ".join(str(args["description"]).split()) or "side task"
+    prompt = str(args["prompt"])
+    child = start_child(chat, call_id, description)
+    try:
+        history = [{"role": "system", "content": CHILD_SYSTEM_PROMPT}]  # its own start: nothing of the parent's
+        text = run_turn(history, prompt, gateway=child.gateway, tools=child.tools, approver=child.approver,
+                        emit=child.emit, max_rounds=child.max_rounds)  # run_turn: Ctrl-C ends this turn only
+        answer, cut = truncate(text or child.said, ANSWER_CAP)
+    finally:
+        child.close()
+    bill = {"call": call_id, "session": child.log.session_id, "rounds": child.rounds, "spent": child.spent,
+            "chars": len(answer), "tokens": estimate_tokens(answer), "truncated": cut}
+    chat.screen.status(f'injected: answer of task "{description}" (subagent {child.log.session_id}, '
+                       f"{plural(child.rounds, 'round')}) {bill['chars']} chars ≈ {bill['tokens']} tokens"
+                       + (f" (cut from {len(text)} chars)" if cut else ""))
+    chat.log.append("task_answer", **bill)
+    return answer
