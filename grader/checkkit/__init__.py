@@ -10,6 +10,7 @@ is one module on shared helpers).
 * waiting.py   - wait_until
 * terminal.py  - the REPL on a pseudo-terminal: type each line at its prompt, read the screen back
 * sessionlog.py - the lenient reader of session logs (the log format is a course contract)
+* provider.py  - the fake model's name, key and completion ids, drawn per run from its seed
 """
 
 from grader.checkkit.failures import CheckFailed, differing, expect_equal, short, short_end

@@ -29,6 +29,7 @@ from typing import Callable, Iterable
 
 from werkzeug.wrappers import Request, Response
 
+from . import provider
 from .chain import forget_refusals, note_refusal, refusal_note, refused, valid_chain
 from .messages import kit_say
 from .replies import Reply, Spec, StreamReply, error_body, http_date, reply_json, reply_status, reply_stream
@@ -181,9 +182,11 @@ class FakeModelServer:
         """`http://127.0.0.1:PORT/v1`: what `MCA_BASE_URL` holds for a provider."""
         return self.root_url + "/v1"
 
-    def env(self, api_key: str = "sk-fake-key", model: str = "fake-model") -> dict[str, str]:
-        """The environment that points a lab's agent here."""
-        return {"MCA_BASE_URL": self.base_url, "MCA_API_KEY": api_key, "MCA_MODEL": model}
+    def env(self, api_key: str | None = None, model: str | None = None) -> dict[str, str]:
+        """The environment that points a lab's agent here: by default this run's model and key
+        (grader/checkkit/provider.py), names a person's own settings could hold."""
+        return {"MCA_BASE_URL": self.base_url, "MCA_API_KEY": api_key or provider.api_key(),
+                "MCA_MODEL": model or provider.model()}
 
     # -- what happened ---------------------------------------------------------------
 

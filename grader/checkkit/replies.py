@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from http import HTTPStatus
 
+from . import provider
 from .sse import SSEStream
 
 SSE_HEADERS = {"Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"}
@@ -43,7 +44,7 @@ Spec = Reply | StreamReply
 
 
 def reply_json(content: str | None, tool_calls: list[dict] | None = None, usage: dict | None = None,
-               finish_reason: str | None = None, model: str = "fake-model") -> Reply:
+               finish_reason: str | None = None, model: str | None = None) -> Reply:
     """A non-streamed chat completion; `choices[0].message.content` is `content` (None allowed).
 
     A tool call is given as `{"id", "name", "arguments"}` (arguments a dict or a
@@ -54,7 +55,8 @@ def reply_json(content: str | None, tool_calls: list[dict] | None = None, usage:
     if tool_calls:
         message["tool_calls"] = [_provider_call(call) for call in tool_calls]
     body = {
-        "id": "chatcmpl-fake", "object": "chat.completion", "created": 1_700_000_000, "model": model,
+        "id": provider.completion_id(), "object": "chat.completion", "created": provider.current().created,
+        "model": model or provider.model(),
         "choices": [{"index": 0, "message": message,
                      "finish_reason": finish_reason or ("tool_calls" if tool_calls else "stop")}],
         "usage": usage or {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
@@ -67,18 +69,18 @@ def reply_stream(events: SSEStream, headers: dict[str, str] | None = None) -> St
     return StreamReply(events, {**SSE_HEADERS, **(headers or {})})
 
 
-def streamed_text(text: str, usage: tuple[int, int] = (100, 5), model: str = "fake-model") -> StreamReply:
+def streamed_text(text: str, usage: tuple[int, int] = (100, 5), model: str | None = None) -> StreamReply:
     """A streamed plain answer as providers send it: role, the text, stop, usage, [DONE]."""
-    return reply_stream(SSEStream(model).role().text(text).finish().usage(*usage).done())
+    return reply_stream(SSEStream(model or provider.model()).role().text(text).finish().usage(*usage).done())
 
 
 def streamed_calls(text: str, calls: list[tuple[str, str, dict | str]], usage: tuple[int, int] = (100, 20),
-                   model: str = "fake-model") -> StreamReply:
+                   model: str | None = None) -> StreamReply:
     """A streamed answer that asks for tools: `text` (may be ""), then `calls` as (id, name, args),
     each call's arguments (a dict, or JSON text sent as it is) in two fragments."""
     wire = [(cid, name, args if isinstance(args, str) else json.dumps(args, ensure_ascii=False))
             for cid, name, args in calls]
-    stream = SSEStream(model).role()
+    stream = SSEStream(model or provider.model()).role()
     if text:
         stream.text(text)
     return reply_stream(stream.tool_calls(wire, pieces=2).finish("tool_calls").usage(*usage).done())

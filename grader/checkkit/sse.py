@@ -20,6 +20,8 @@ import json
 import threading
 from dataclasses import dataclass, field
 
+from . import provider
+
 DONE = "[DONE]"
 
 
@@ -65,11 +67,11 @@ class SSEStream:
     space after `data:`; ids and `model` only make the chunks look real.
     """
 
-    model: str = "fake-model"
+    model: str = field(default_factory=provider.model)  # this run's model (grader/checkkit/provider.py)
     newline: str = "\n"
     space: bool = True
-    completion_id: str = "chatcmpl-fake"
-    created: int = 1_700_000_000
+    completion_id: str = field(default_factory=provider.completion_id)
+    created: int = field(default_factory=lambda: provider.current().created)
     items: list[bytes | Marker] = field(default_factory=list)
     _payloads: list[str] = field(default_factory=list, init=False, repr=False)
     _usage: list[tuple[int, int]] = field(default_factory=list, init=False, repr=False)  # byte spans

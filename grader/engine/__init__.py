@@ -42,6 +42,7 @@ from typing import Mapping
 import pytest
 
 import grader
+from grader.checkkit import provider
 from grader.checkkit.context import CheckContext
 from grader.checkkit.messages import Messages
 from grader.course import Course, Day
@@ -293,6 +294,7 @@ def _context(course: Course, day: Day, lab: Path, run_root: Path, seed: int, kee
         # imports, into this copy, before any check runs (grader/engine/probe.py): the agent's
         # children start from compiled code, and the compiling happens in the probe's child,
         # on another core, not in the grader before the probe can start.
+    provider.draw(seed)  # the fake model's name and key for this run: a lab cannot know them beforehand
     return CheckContext(lab=graded, day=day, course=course, fixtures=fixtures, sample=sample, keep=keep,
                         run_root=scratch, seed=seed, runner=runner, say=Messages.for_day(fixtures))
 

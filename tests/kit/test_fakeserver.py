@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import WSGIRequestHandler
 
+from grader.checkkit import provider
 from grader.checkkit.fakeserver import (FakeModelServer, Gate, SSEStream, http_date, reply_json, reply_status,
                                         reply_stream, valid_chain)
 
@@ -160,15 +161,36 @@ def test_every_request_is_recorded_with_its_headers_body_and_arrival():
         post(server.base_url + "/chat/completions?x=1", chat([*USER, {"role": "assistant", "content": "one"}]))
         after = time.monotonic()
         first, second = server.requests
-        assert server.env(model="m") == {"MCA_BASE_URL": server.root_url + "/v1", "MCA_API_KEY": "sk-fake-key",
-                                         "MCA_MODEL": "m"}
+        assert server.env(model="m") == {"MCA_BASE_URL": server.root_url + "/v1",
+                                         "MCA_API_KEY": provider.api_key(), "MCA_MODEL": "m"}
     assert (first.method, first.path, second.query) == ("POST", "/v1/chat/completions", "x=1")
     assert first.headers["Authorization"] == first.headers["authorization"] == "Bearer sk-test"
     assert "AUTHORIZATION" in first.headers and first.bearer == "sk-test"
     assert first.json == json.loads(first.body) == chat()
-    assert (first.model, first.stream, first.messages) == ("fake-model", False, USER)
+    assert (first.model, first.stream, first.messages) == ("fake-model", False, USER)  # what the client sent
     assert second.messages[-1] == {"role": "assistant", "content": "one"}
     assert before <= first.arrived <= second.arrived <= after
+
+
+def test_the_model_and_key_a_lab_is_given_are_drawn_per_run_and_name_no_grader():
+    """A lab must not recognise a graded run by MCA_MODEL or MCA_API_KEY: both come from the
+    run's seed (the same seed, the same draw), from names a person's own settings hold."""
+    try:
+        drawn = {seed: provider.draw(seed) for seed in range(40)}
+        assert provider.draw(7) == drawn[7] and provider.current() == drawn[7]
+        assert len({d.model for d in drawn.values()}) > 5 and len({d.api_key for d in drawn.values()}) == 40
+        for d in drawn.values():
+            assert d.model in provider.MODELS
+            assert not any(word in (d.model + d.api_key).lower() for word in ("fake", "test", "grader", "mock"))
+        provider.draw(7)
+        with FakeModelServer([reply_json("one")]) as server:
+            env = server.env()
+            assert (env["MCA_MODEL"], env["MCA_API_KEY"]) == (drawn[7].model, drawn[7].api_key)
+            body = json.loads(post(server.base_url + "/chat/completions", chat(stream=False))[2])
+        assert body["model"] == drawn[7].model and body["id"].startswith("chatcmpl-")
+        assert provider.completion_id() != provider.completion_id()
+    finally:
+        provider.draw(0)
 
 
 def test_a_doubled_v1_gets_a_404_like_a_provider_and_keeps_the_script():

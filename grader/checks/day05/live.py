@@ -18,7 +18,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.checkkit import CheckFailed, wait_until
+from grader.checkkit import CheckFailed, provider, wait_until
 from grader.checkkit.fakeserver import FakeModelServer, SSEStream, reply_stream
 from grader.checkkit.messages import Messages
 
@@ -68,7 +68,7 @@ class Script:
         user = str(messages[start].get("content") or "") if start >= 0 else ""
         done = sum(1 for m in messages[start + 1:] if isinstance(m, dict) and m.get("role") == "assistant")
         rounds = self.turns.get(user, [])
-        return reply(request.model or "fake-model", rounds[done] if done < len(rounds) else Round("Done."))
+        return reply(request.model or provider.model(), rounds[done] if done < len(rounds) else Round("Done."))
 
 
 def server_for(script: Script) -> FakeModelServer:

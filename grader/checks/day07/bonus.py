@@ -212,9 +212,9 @@ def test_errors_recorded(ctx):
     rng = ctx.rng("errors-recorded")
     missing = f"missing-{rng.randrange(10**6)}.py"
     call_id = f"call_{rng.randrange(16**6):06x}"
-    first = SSEStream("fake-model").role().text("Let me read it.")
+    first = SSEStream().role().text("Let me read it.")
     first.tool_calls([(call_id, "read_file", json.dumps({"path": missing}))], pieces=2, interleave=False)
-    last = SSEStream("fake-model").role().text("That file is not there.").finish("stop").usage(30, 6).done()
+    last = SSEStream().role().text("That file is not there.").finish("stop").usage(30, 6).done()
     script = [reply_stream(first.finish("tool_calls").usage(20, 8).done()), reply_status(503), reply_stream(last)]
     ws, sessions = workspace(ctx, "errors-recorded")
     with FakeModelServer(script, enforce_chain=True) as server:

@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.checkkit import CheckFailed, ChildTimeout, wait_until
+from grader.checkkit import CheckFailed, ChildTimeout, provider, wait_until
 from grader.checkkit.fakeserver import FakeModelServer, SSEStream, reply_stream
 from grader.checkkit.sessionlog import Line, logs_in, read_lines
 
@@ -114,7 +114,7 @@ def _failing_case(messages: list) -> str | None:
 def script_model(request):
     """Round 1 ("run the tests ..."): ask for the test run, then name the failing case.
     Any other request: name the failing case of an earlier run in the history, if any."""
-    messages, model = request.messages, request.model or "fake-model"
+    messages, model = request.messages, request.model or provider.model()
     start = _last_user(messages)
     asked = str(messages[start].get("content") or "").lower() if start >= 0 else ""
     if "run the tests" in asked:

@@ -65,12 +65,12 @@ def remember_calls(texts: list[tuple[str, str]]):
     """A streamed reply of remember calls, ids call_1, call_2, ..."""
     calls = [(f"call_{n}", "remember", json.dumps({"text": text, "scope": scope}, ensure_ascii=False))
              for n, (text, scope) in enumerate(texts, 1)]
-    stream = SSEStream("fake-model").role().text("I will keep that. ").tool_calls(calls, pieces=2)
+    stream = SSEStream().role().text("I will keep that. ").tool_calls(calls, pieces=2)
     return reply_stream(stream.finish("tool_calls").usage(100, 20).done())
 
 
 def text_reply(text: str):
-    return reply_stream(SSEStream("fake-model").role().text(text).finish().usage(100, 5).done())
+    return reply_stream(SSEStream().role().text(text).finish().usage(100, 5).done())
 
 
 def memory_model(texts: list[tuple[str, str]]):
@@ -106,7 +106,7 @@ class Turn:
 
 def run_turn(ctx, workspace: Path, files: Files, prompt: str, *, texts: list[tuple[str, str]] = (),
              args: tuple[str, ...] = ("--yes",), sessions: Path | None = None, resume: bool = False,
-             api_key: str = "sk-fake-key", server: FakeModelServer | None = None, tty: bool = False) -> Turn:
+             api_key: str | None = None, server: FakeModelServer | None = None, tty: bool = False) -> Turn:
     """One turn of the agent in `workspace`; the model calls remember with `texts` (`server`: one
     already started, for a session a second process resumes: the session keeps its URL). `tty`: on
     a pseudo-terminal of its own, as a person runs it (stdout and stderr are then one screen)."""

@@ -101,7 +101,7 @@ def assistant_count(messages: list) -> int:
 
 def streamed(text: str, call: tuple[str, str, dict] | None = None):
     """A streamed reply: `text`, then at most one tool call (id, name, arguments)."""
-    stream = SSEStream("fake-model").role()
+    stream = SSEStream().role()
     if text:
         stream.text(text)
     if call is None:

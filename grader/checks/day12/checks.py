@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import re
 
-from grader.checkkit import CheckFailed
+from grader.checkkit import CheckFailed, provider
 from grader.checkkit.fakeserver import FakeModelServer
 
 from .wire import (Plan, Script, estimate, leading_system, marker, memory_records, need, plain_plans, run_session,
@@ -512,8 +512,8 @@ def test_summary_request_shape(ctx):
     if body.get("tools"):
         raise CheckFailed(ctx.say("shape.tools"), seen=shown([t.get("function", {}).get("name") for t in body["tools"]
                                                                if isinstance(t, dict)], 200))
-    if request.model != "fake-model":
-        raise CheckFailed(ctx.say("shape.model"), expected="fake-model", seen=str(request.model))
+    if request.model != provider.model():
+        raise CheckFailed(ctx.say("shape.model"), expected=provider.model(), seen=str(request.model))
     text = json.dumps(body, ensure_ascii=False)
     for plan in older:
         needed = [f"{plan.tag} ", f"{plan.tag}q", f"{plan.tag}a", f"{plan.tag}z"]  # each text's first and last words

@@ -72,13 +72,13 @@ class Script:
         if step < len(plan.rounds):
             calls = [(f"call_{plan.tag}_{step}_{n}", name, json.dumps(args, ensure_ascii=False))
                      for n, (name, args) in enumerate(plan.rounds[step])]
-            stream = SSEStream("fake-model").role().text(f"Looking ({plan.tag}). ").tool_calls(calls, pieces=2)
+            stream = SSEStream().role().text(f"Looking ({plan.tag}). ").tool_calls(calls, pieces=2)
             return reply_stream(stream.finish("tool_calls").usage(100, 20).done())
         return text_reply(plan.answer)
 
 
 def text_reply(text: str):
-    return reply_stream(SSEStream("fake-model").role().text(text).finish().usage(100, 5).done())
+    return reply_stream(SSEStream().role().text(text).finish().usage(100, 5).done())
 
 
 def text_of(message: dict) -> str:

@@ -64,7 +64,7 @@ class Task:
     def reply(self, step: int):
         usage = self.usage[step] if step < len(self.usage) else (12, 4)
         if self.gate is not None and step == self.gate_at:
-            stream = SSEStream("fake-model").role().text(f"Still looking ({self.tag}) ").gate(self.gate)
+            stream = SSEStream().role().text(f"Still looking ({self.tag}) ").gate(self.gate)
             return reply_stream(stream.text("...").finish().usage(*usage).done())
         if step < len(self.rounds):
             calls = [(f"call_{self.tag}_{step}_{n}", name, args) for n, (name, args) in enumerate(self.rounds[step])]

@@ -287,7 +287,7 @@ def text_of(message: dict) -> str:
 
 
 def text_reply(text: str):
-    return reply_stream(SSEStream("fake-model").role().text(text).finish().usage(60, 9).done())
+    return reply_stream(SSEStream().role().text(text).finish().usage(60, 9).done())
 
 
 @dataclass
@@ -314,7 +314,7 @@ class Model:
         if step >= len(plan.steps):
             return text_reply(plan.answer)
         calls = [(op.call_id, op.tool, json.dumps(op.args, ensure_ascii=False)) for op in plan.steps[step]]
-        stream = SSEStream("fake-model").role().text(f"Working on it ({plan.tag}). ").tool_calls(calls, pieces=2)
+        stream = SSEStream().role().text(f"Working on it ({plan.tag}). ").tool_calls(calls, pieces=2)
         return reply_stream(stream.finish("tool_calls").usage(120, 30).done())
 
 
