@@ -91,9 +91,9 @@ def check(
     if options.own_process:
         from grader.spawn.groups import adopt_orphans
         adopt_orphans()  # this process only grades: orphans a lab child leaves are adopted and killed
+    _say_if_not_hermetic()  # before the progress line starts: that one row is rewritten in place
     live = _LiveLines(the_day, as_json, len(only) if only else len(the_day.all_checks))
     fingerprint = trees.fingerprint(target, course.runtime_dirs) if own_lab and target.is_dir() else None
-    _say_if_not_hermetic()
     try:
         result = run_day(course, the_day, target, keep=keep, select=only or None, seed=seed, jobs=jobs,
                          hint_levels=hinting.report_levels(state, the_day) if own_lab else None,

@@ -335,7 +335,9 @@ def test_live_lines_on_a_terminal_then_the_report(course_dir):
     assert proc.returncode == 1
     live, _, report = screen.rpartition("\r\x1b[K")          # the report follows the last erase
     assert "day-01: running 4 checks" in live and " ✓  1 runs" in live and " ✗  2 greets" in live
+    notes, _, live = live.rpartition("day-01: running")         # a note (no bwrap here) comes before the row
     assert "\n" not in live.strip("\r\n"), live                # one row, rewritten: nothing left above
+    assert all(line.startswith("note: ") for line in notes.splitlines() if line.strip()), notes
     assert "1/3 passed" in report and "hint: look closer" in report
     assert report.count(" ✓  1 runs") == 1 and report.count(" ✗  2 greets") == 1, report
     piped = subprocess.run(grader_argv("check", "1"), capture_output=True, text=True, env=env, timeout=60,
