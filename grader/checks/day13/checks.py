@@ -24,6 +24,7 @@ one; a Ctrl-C while the subagent's request is still streaming.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import signal
 import time
@@ -33,9 +34,9 @@ from grader.checkkit.chain import valid_chain
 from grader.checkkit.fakeserver import FakeModelServer, Gate
 from grader.checkkit.sessionlog import logs_in
 
-from .wire import (ANSWER_CAP, CANCEL_WORDS, READ_ONLY, SESSION_TIMEOUT, STOP_WORDS, TASK, WRITERS, Log, Script,
-                   Task, after_tasks, all_logs, body, draw_task, draw_turn, estimate, long_text, message_text, need,
-                   offered, results, run, said_lines, say, shown, started)
+from .wire import (ANSWER_CAP, CANCEL_WORDS, CUT_WORDS, FAIL_WORDS, PARENT_ONLY, READ_ONLY, SESSION_TIMEOUT, STOP_WORDS, TASK, WRITERS, Log,
+                   Script, Task, after_tasks, all_logs, body, draw_task, draw_turn, estimate, is_error, long_text, marker,
+                   message_text, need, offered, results, run, said_lines, say, shown, started)
 
 
 def shape(message: dict) -> tuple:
@@ -58,24 +59,32 @@ def test_fresh_context(ctx):
     """A subagent's requests start with its own system prompt and hold the task's prompt as their only user message, and nothing of the parent's conversation."""
     rng = ctx.rng("fresh-context")
     ws = ctx.workspace("fresh")
+    rules = marker(rng, "g")  # the project's instructions (day 9): in the parent's system messages only
+    (ws / "AGENTS.md").write_text(f"# How to work here\n\n{rules} {say(rng, 0, (8, 20))} {rules}h\n", encoding="utf-8")
     earlier = draw_turn(rng, 0, ws, reads=1)
-    tasks = [draw_task(rng, 1, ws, reads=1), draw_task(rng, 2, ws)]
+    # The parent keeps a plan (day 11), whose items it is reminded of after idle rounds: the
+    # first subagent runs long enough to be reminded of a plan of its own, if it had one.
+    earlier.before.insert(0, [("todo", {"items": [{"content": f"{earlier.tag}i {say(rng, 0, (3, 8))}",
+                                                   "status": "in_progress"}]})])
+    tasks = [draw_task(rng, 1, ws, reads=rng.randint(4, 5)), draw_task(rng, 2, ws)]
+    rng.shuffle(tasks)
     now = draw_turn(rng, rng.randint(1, 2), ws, reads=1, tasks=tasks)
     script = Script([earlier, now])
     ran = run(ctx, "fresh", script, None, ws=ws, typed=f"{earlier.prompt}\n{now.prompt}\n/exit\n")
     ctx.expect_ok(ran.result)
     first = need(ctx, earlier.requests, "turn.missing", ran)[0]
     parent_system = message_text(first.messages[0]) if first.messages else ""
-    marks = {earlier.tag: ctx.say("fresh.earlier"), now.tag: ctx.say("fresh.now")}
     for task in tasks:
         request = started(ctx, task, ran, script)
         messages = [m for m in request.messages if isinstance(m, dict)]
         rest = [m for m in messages if m.get("role") != "system"]
         if not messages or messages[0].get("role") != "system":
             raise CheckFailed(ctx.say("fresh.no_system"), seen=shown([m.get("role") for m in messages], 200))
-        if [(m.get("role"), message_text(m)) for m in rest] != [("user", task.prompt)]:
+        if len(rest) != 1 or rest[0].get("role") != "user" or task.prompt not in message_text(rest[0]):
             raise CheckFailed(ctx.say("fresh.not_only_prompt", count=len(rest)), expected=shown(["user: " + task.prompt], 200),
                               seen=shown([f"{m.get('role')}: {message_text(m)[:60]}" for m in rest], 400))
+        marks = {earlier.tag: ctx.say("fresh.earlier"), now.tag: ctx.say("fresh.now"), rules: ctx.say("fresh.rules")}
+        marks.update({other.tag: ctx.say("fresh.sibling") for other in tasks if other is not task})
         for number, sent in enumerate(task.requests, 1):
             for tag, what in marks.items():
                 if tag in body(sent):
@@ -83,7 +92,7 @@ def test_fresh_context(ctx):
                     at = text.index(tag)
                     raise CheckFailed(ctx.say("fresh.leak", number=number, what=what),
                                       seen=shown(text[max(0, at - 120):at + 120], 300))
-        if parent_system and message_text(messages[0]) == parent_system:
+        if parent_system and parent_system in message_text(messages[0]):
             raise CheckFailed(ctx.say("fresh.parent_system"), seen=shown(parent_system, 200))
 
 
@@ -103,6 +112,13 @@ def bill_event(log: Log, call_id: str, tag: str, chars: int, tokens: int) -> dic
         if event.get("chars") == chars and event.get("tokens") == tokens and (call_id in text or tag in text):
             return event
     return None
+
+
+def is_result(event: dict, tasks: list[Task]) -> bool:
+    """A message event holding the result of one of the tasks' calls."""
+    message = event.get("message") if event.get("type") == "message" else None
+    return isinstance(message, dict) and message.get("role") == "tool" and \
+        message.get("tool_call_id") in {t.call_id for t in tasks}
 
 
 def result_seq(log: Log, call_id: str) -> int | None:
@@ -158,11 +174,12 @@ def test_answer_only(ctx):
     cut, whole = got[long_one.call_id], long_one.answer
     if len(cut) > ANSWER_CAP:
         raise CheckFailed(ctx.say("answer.uncapped", chars=len(whole), cap=ANSWER_CAP), seen=f"{len(cut)} chars")
-    if not cut.startswith(whole[:80]) or len(cut) < ANSWER_CAP // 2:
+    if whole[:80] not in cut[:400] or len(cut) < ANSWER_CAP // 2:  # its start kept (a note of the cut may come first)
         raise CheckFailed(ctx.say("answer.overcut", chars=len(whole), cap=ANSWER_CAP),
                           expected=shown(whole[:80] + " …", 120), seen=f"{len(cut)} chars: " + shown(cut[:120], 140))
-    if str(len(whole)) not in cut.replace(",", "") or not re.search(r"cut|truncat|omit|shorten|trim", cut, re.I):
-        raise CheckFailed(ctx.say("answer.cut_undeclared", chars=len(whole)), seen=shown(cut[-300:], 300))
+    if str(len(whole)) not in cut.replace(",", "") or not CUT_WORDS.search(cut):
+        raise CheckFailed(ctx.say("answer.cut_undeclared", chars=len(whole)),
+                          seen=shown(cut[:140], 140) + " … " + shown(cut[-160:], 160))
     lines = said_lines(ran)
     log = parent_log(ctx, ran)
     for task in tasks:
@@ -206,8 +223,10 @@ def test_read_only_by_default(ctx):
     task, files = writing_task(rng, ws, rng.randint(0, 2), all_kinds=True)
     turn = draw_turn(rng, rng.randint(0, 2), ws, reads=0, tasks=[task])
     calc = hashlib.sha256((ws / "calc.py").read_bytes()).hexdigest()
-    ran = run(ctx, "read-only", Script([turn]), turn.prompt, ws=ws, options=("--yes",), tty=True,
-              env={"MCA_USER_MEMORY": str(memory)})
+    # --yes, and a rule that allows write_file only for some paths: neither allows it outright
+    folder = marker(rng, "d")
+    ran = run(ctx, "read-only", Script([turn]), turn.prompt, ws=ws, tty=True, env={"MCA_USER_MEMORY": str(memory)},
+              options=("--yes", "--rule", f"allow write_file {folder}/*"))
     ctx.expect_ok(ran.result)
     first = started(ctx, task, ran, Script([turn]))
     names = offered(first)
@@ -229,17 +248,25 @@ def test_read_only_by_default(ctx):
     if changed:
         raise CheckFailed(ctx.say("readonly.wrote", what="; ".join(changed)), seen=", ".join(names))
     # The other side: a rule of the parent's that allows write_file lets that one through, and only it.
+    # Every call the subagent makes still passes the parent's gate: a deny rule holds for it too.
     ws2 = ctx.workspace("read-only-rule")
     task2, files2 = writing_task(rng, ws2, rng.randint(0, 2), all_kinds=False)
+    secret = f"{task2.tag}_private.txt"
+    (ws2 / secret).write_text(f"{task2.tag}s {say(rng, 1, (4, 10))} {task2.tag}s\n", encoding="utf-8")
+    task2.rounds[0].insert(rng.randint(0, len(task2.rounds[0])), ("read_file", {"path": secret}))
     turn2 = draw_turn(rng, rng.randint(0, 2), ws2, reads=0, tasks=[task2])
     script2 = Script([turn2])
-    ran2 = run(ctx, "read-only-rule", script2, turn2.prompt, ws=ws2, options=("--rule", "allow write_file"), tty=True,
-               env={"MCA_USER_MEMORY": str(memory)})
+    ran2 = run(ctx, "read-only-rule", script2, turn2.prompt, ws=ws2, tty=True, env={"MCA_USER_MEMORY": str(memory)},
+               options=("--rule", "allow write_file", "--rule", f"deny read_file {secret}"))
     ctx.expect_ok(ran2.result)
     names2 = offered(started(ctx, task2, ran2, script2))
     if "write_file" not in names2 or [n for n in names2 if n in WRITERS and n != "write_file"]:
         raise CheckFailed(ctx.say("readonly.rule_ignored"), expected=", ".join(READ_ONLY + ("write_file",)),
                           seen=", ".join(names2) or "-")
+    for number, sent in enumerate(task2.requests, 1):
+        if f"{task2.tag}s " in body(sent):
+            raise CheckFailed(ctx.say("readonly.gate_bypassed", path=secret, number=number),
+                              seen=shown(results(sent), 300))
     written = ws2 / files2["new"]
     if not written.is_file() or written.read_text(encoding="utf-8", errors="replace") != files2["content"]:
         raise CheckFailed(ctx.say("readonly.rule_write_failed", path=files2["new"]),
@@ -249,7 +276,7 @@ def test_read_only_by_default(ctx):
 # --------------------------------------------------------------------------- 4
 
 def test_no_recursion(ctx):
-    """A subagent is never offered the task tool, and a task call it makes anyway starts no subagent and comes back to it as an error."""
+    """A subagent is never offered the task tool or the parent's todo, and a task call it makes anyway starts no subagent and comes back to it as an error."""
     rng = ctx.rng("no-recursion")
     ws = ctx.workspace("recursion")
     grand = draw_task(rng, 2, ws)
@@ -264,12 +291,14 @@ def test_no_recursion(ctx):
     for number, request in enumerate(task.requests, 1):
         if TASK in offered(request):
             raise CheckFailed(ctx.say("recursion.offered", number=number), seen=", ".join(offered(request)))
+        if [n for n in offered(request) if n in PARENT_ONLY]:
+            raise CheckFailed(ctx.say("recursion.parent_only", number=number), seen=", ".join(offered(request)))
     if grand.requests:
         raise CheckFailed(ctx.say("recursion.started"), seen=shown(message_text(grand.requests[0].messages[-1]), 200))
     call = f"call_{task.tag}_0_{task.rounds[0].index(handed)}"
     later = need(ctx, task.requests[1:], "recursion.no_second", ran)
     came = results(later[0]).get(call)
-    if came is None or grand.answer in came or not re.search(r"error|no tool|not (?:available|allowed)|unknown|denied",
+    if came is None or grand.answer in came or not is_error(came) or not re.search(r"error|no tool|not (?:available|allowed)|unknown|denied",
                                                              came, re.IGNORECASE):
         raise CheckFailed(ctx.say("recursion.not_error"), seen=shown(came if came is not None else results(later[0]), 200))
     logs = all_logs(ran.sessions)
@@ -284,10 +313,14 @@ def test_no_recursion(ctx):
 
 def spend(rng, budget: int, count: int, exact: bool) -> list[tuple[int, int]]:
     """Usages (prompt, completion) per request such that the total reaches `budget` on request
-    `count` and not before: exactly, or going over it."""
+    `count` and not before: exactly, from a few tokens under it (so a child that guesses what
+    its next request will cost, and stops short, sends one too few), or going over it."""
     out, total = [], 0
-    for _ in range(count - 1):
-        x = rng.randint(max(1, (budget - 1) // (2 * count)), max(1, (budget - 1) // count))
+    for n in range(count - 1):
+        if exact and n == count - 2:
+            x = budget - rng.randint(1, 20) - total  # just under the budget before the last request
+        else:
+            x = rng.randint(max(1, (budget - 1) // (2 * count)), max(1, (budget - 1) // count))
         out.append(x)
         total += x
     out.append(budget - total + (0 if exact else rng.randint(1, 60)))
@@ -299,22 +332,32 @@ def spend(rng, budget: int, count: int, exact: bool) -> list[tuple[int, int]]:
 
 
 def test_child_capped(ctx):
-    """A subagent stops at its own round cap ($MCA_TASK_ROUNDS) and at its own token budget ($MCA_TASK_BUDGET), and the parent's next request says it stopped."""
+    """A subagent stops at its own round cap ($MCA_TASK_ROUNDS), at its own token budget ($MCA_TASK_BUDGET) and when its request fails, and the parent's next request holds an error result saying it stopped; one that answers on its last round or with the request that spends its budget has answered."""
     rng = ctx.rng("child-capped")
     ws = ctx.workspace("capped")
     cap = rng.randint(3, 5)
     budget = rng.randint(400, 1600)
     endless = draw_task(rng, 0, ws)
     endless.answer, endless.usage = None, [(1, 1)] * 12
-    last = draw_task(rng, 1, ws, reads=cap - 1)  # answers on its last allowed round
-    last.usage = [(1, 1)] * 12
+    last = draw_task(rng, 1, ws, reads=cap - 1)  # answers on its last allowed round, most of a budget spent
+    last.usage = [(budget * 6 // (10 * cap), 2)] * cap
     exact, over = draw_task(rng, 2, ws), draw_task(rng, 0, ws)
     exact.answer = over.answer = None
-    exact_at, over_at = rng.randint(1, cap - 1), rng.randint(1, cap - 1)
+    exact_at, over_at = rng.randint(2, cap - 1), rng.randint(1, cap - 1)
     exact.usage = spend(rng, budget, exact_at, True) + [(1, 1)] * 12
     over.usage = spend(rng, budget, over_at, False) + [(1, 1)] * 12
-    tasks = [endless, last, exact, over]
+    spent_at = rng.randint(1, cap - 1)  # answers with the request that reaches its budget
+    spender = draw_task(rng, 1, ws, reads=spent_at - 1)
+    spender.usage = spend(rng, budget, spent_at, rng.random() < 0.5)
+    failing = draw_task(rng, 2, ws, reads=1)
+    failing.fail_at = rng.randint(0, 1)  # its model request fails (HTTP 400: no retry helps)
+    # Each subagent has a budget of its own: one that answered after spending much of one comes
+    # before others that spend a whole one.
+    tasks = [endless, exact, over, failing]
     rng.shuffle(tasks)
+    first_budget = min(tasks.index(exact), tasks.index(over))
+    tasks.insert(rng.randint(0, first_budget), last)
+    tasks.insert(rng.randint(0, tasks.index(exact if tasks.index(exact) > tasks.index(over) else over)), spender)
     turn = draw_turn(rng, rng.randint(0, 2), ws, reads=0, tasks=tasks)
     script = Script([turn])
     ran = run(ctx, "capped", script, turn.prompt, ws=ws,
@@ -328,19 +371,23 @@ def test_child_capped(ctx):
     if len(last.requests) != cap:
         raise CheckFailed(ctx.say("capped.last_round", cap=cap), expected=ctx.say("capped.requests", count=cap),
                           seen=ctx.say("capped.requests", count=len(last.requests)))
-    for task, at, key in ((exact, exact_at, "capped.budget_exact"), (over, over_at, "capped.budget_over")):
+    for task, at, key in ((exact, exact_at, "capped.budget_exact"), (over, over_at, "capped.budget_over"),
+                          (spender, spent_at, "capped.budget_answered")):
         if len(task.requests) != at:
             raise CheckFailed(ctx.say(key, budget=budget, count=at), expected=ctx.say("capped.requests", count=at),
                               seen=ctx.say("capped.requests", count=len(task.requests)))
     request = need(ctx, after_tasks(turn), "capped.no_next", ran)
     got = results(request)
-    if last.answer not in got.get(last.call_id, ""):
-        raise CheckFailed(ctx.say("capped.last_round", cap=cap), expected=shown(last.answer, 120),
-                          seen=shown(got.get(last.call_id), 200))
+    for task, key in ((last, "capped.last_round"), (spender, "capped.budget_answered")):
+        content = got.get(task.call_id, "")
+        if task.answer not in content or is_error(content):
+            raise CheckFailed(ctx.say(key, cap=cap, budget=budget, count=len(task.requests)),
+                              expected=shown(task.answer, 120), seen=shown(got.get(task.call_id), 200))
     for task, key in ((endless, "capped.not_said_rounds"), (exact, "capped.not_said_budget"),
-                      (over, "capped.not_said_budget")):
+                      (over, "capped.not_said_budget"), (failing, "capped.not_said_failed")):
         content = got.get(task.call_id) or ""
-        if not STOP_WORDS.search(content):
+        words = STOP_WORDS if task is not failing else FAIL_WORDS
+        if not is_error(content) or not words.search(content):
             raise CheckFailed(ctx.say(key, cap=cap, budget=budget), seen=shown(content or "(empty)", 300))
     if turn.answer not in ran.result.stdout:
         raise CheckFailed(ctx.say("capped.parent_stopped"), expected=shown(turn.answer, 120),
@@ -368,12 +415,18 @@ def test_lineage_logged(ctx):
         parent = parent_log(ctx, ran)
         logs = all_logs(ran.sessions)
         for task in tasks:
-            shared = [m for m in parent.messages() if (m.get("role") == "user" and message_text(m) == task.prompt)
+            shared = [m for m in parent.messages() if (m.get("role") == "user" and task.prompt in message_text(m))
                       or any(str(c.get("id", "")).startswith(f"call_{task.tag}_") for c in m.get("tool_calls") or [])]
             if shared:
                 raise CheckFailed(ctx.say("lineage.shared"), seen=shown([message_text(m)[:60] for m in shared], 200))
+            # Everything of the parent's log but the calls' results (what the parent read is answer-only's)
+            raw = "\n".join(json.dumps(e, ensure_ascii=False) for e in parent.events if not is_result(e, tasks))
+            copied = [piece for piece in (f"{task.tag}f", f"call_{task.tag}_", f"Looking ({task.tag})") if piece in raw]
+            if copied:
+                at = raw.index(copied[0])
+                raise CheckFailed(ctx.say("lineage.copied"), seen=shown(raw[max(0, at - 150):at + 100], 300))
             own = [log for log in logs if log.path != parent.path and any(
-                m.get("role") == "user" and message_text(m) == task.prompt for m in log.messages())]
+                m.get("role") == "user" and task.prompt in message_text(m) for m in log.messages())]
             if len(own) != 1:
                 raise CheckFailed(ctx.say("lineage.no_child_log", count=len(own)),
                                   seen=shown([str(log.path.relative_to(ran.sessions)) for log in logs], 300))
@@ -441,7 +494,7 @@ def test_cancel_child_keeps_parent(ctx):
     if request is None:
         raise CheckFailed(ctx.say("cancel.parent_stopped"), seen=shown(said[-400:], 400))
     content = results(request).get(task.call_id, "")
-    if not CANCEL_WORDS.search(content) or (task.answer or "") in content:
+    if not is_error(content) or not CANCEL_WORDS.search(content) or (task.answer or "") in content:
         raise CheckFailed(ctx.say("cancel.not_said"), seen=shown(content or "(empty)", 300))
     problem = valid_chain(request.messages)
     if problem:

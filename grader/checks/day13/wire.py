@@ -2,7 +2,7 @@
 
 The parent and every subagent talk to one model (a subagent uses its parent's), so one
 server answers them all and tells them apart by the conversation: a request whose last user
-message is the prompt of one of the run's side tasks is that subagent's; one whose last user
+message holds the prompt of one of the run's side tasks is that subagent's; one whose last user
 message is one of the parent's prompts is the parent's. The parent's model plays a `Turn`
 (rounds of its own tool calls, then one reply of task calls, then its answer); each
 subagent's model plays its `Task` (rounds of calls, then its answer, or a new call every
@@ -25,7 +25,7 @@ from pathlib import Path
 from grader.checkkit import CheckFailed, short
 from grader.checkkit.draws import voiced
 from grader.checkkit.fakeserver import FakeModelServer, Gate, RecordedRequest
-from grader.checkkit.replies import reply_stream, streamed_calls, streamed_text
+from grader.checkkit.replies import error_body, reply_status, reply_stream, streamed_calls, streamed_text
 from grader.checkkit.sessionlog import read_lines
 from grader.checkkit.sse import SSEStream
 from grader.checkkit.turns import Turn as Run, estimate, marker, run_turn, text_of  # noqa: F401 - the checks import them from here
@@ -33,7 +33,7 @@ from grader.checkkit.turns import Turn as Run, estimate, marker, run_turn, text_
 ANSWER_CAP = 2000          # the sheet's cap on the answer the parent reads
 READ_ONLY = ("read_file", "list_dir", "grep")   # day 3's read-only tools
 WRITERS = ("write_file", "edit_file", "run_command", "remember")  # days 4 and 10: the tools that change something
-MAY_ALSO = ("todo",)       # day 11's todo is marked read-only: a subagent may have it or not
+PARENT_ONLY = ("task", "todo")  # never a subagent's: no subagent of its own, no hand in the parent's plan
 TASK = "task"
 SESSION_TIMEOUT = 60       # seconds for one run of the agent with a few subagents
 
@@ -58,11 +58,14 @@ class Task:
     usage: list[tuple[int, int]] = field(default_factory=list)  # (prompt, completion) reported per request
     gate_at: int | None = None    # the request whose reply is held at `gate` (Ctrl-C)
     gate: Gate | None = None
+    fail_at: int | None = None    # the request answered with an HTTP 400 (a failed request)
     call_id: str = ""             # the parent's call that hands it out
     requests: list[RecordedRequest] = field(default_factory=list)
 
     def reply(self, step: int):
         usage = self.usage[step] if step < len(self.usage) else (12, 4)
+        if step == self.fail_at:
+            return reply_status(400, error_body(f"invalid request ({self.tag}): the messages do not fit this model"))
         if self.gate is not None and step == self.gate_at:
             stream = SSEStream().role().text(f"Still looking ({self.tag}) ").gate(self.gate)
             return reply_stream(stream.text("...").finish().usage(*usage).done())
@@ -111,8 +114,8 @@ class Script:
         said = message_text(messages[users[-1]]) if users else None
         step = sum(1 for m in messages[users[-1] + 1:] if m.get("role") == "assistant") if users else 0
         with self.lock:
-            for task in self.tasks:
-                if said == task.prompt:
+            for task in self.tasks:  # the prompt in a subagent's user message, alone or with words of its own
+                if said is not None and task.prompt in said:
                     task.requests.append(request)
                     return task.reply(step)
             for turn in self.turns:
@@ -264,5 +267,13 @@ def all_logs(sessions: Path) -> list[Log]:
     return found
 
 
+def is_error(content: str) -> bool:
+    """A failed tool result, as the course writes one since day 3: it starts with "error"."""
+    return content.lstrip().lower().startswith("error")
+
+
 CANCEL_WORDS = re.compile(r"cancel|interrupt|abort|stopp?ed by the user|ctrl-c", re.IGNORECASE)
+CUT_WORDS = re.compile(r"cut|truncat|omit|shorten|trim|elided|dropped|left out|the rest|only (?:the|its) first|"
+                       r"\d+ (?:more|further|remaining)", re.IGNORECASE)
+FAIL_WORDS = re.compile(r"fail|400|invalid|refused|could not|bad request|request", re.IGNORECASE)
 STOP_WORDS = re.compile(r"stop|cap\b|limit|round|budget|spent|exceed|ran out|too many", re.IGNORECASE)

@@ -1,7 +1,8 @@
 """child_tools() by sets: what reads or a rule allows, less task alone. todo, marked read-only,
-stays with the child (the contract lets a subagent have it)."""
+stays with the child, bound to the parent's plan: a side task can rewrite the parent's todo
+list (the sheet: never task or todo; until this version the corpus took it for correct)."""
 TARGET = "mca/agent/subagent.py"
-FAILS = ()
+FAILS = ('no-recursion',)
 
 
 def child_tools(tools, approver):
