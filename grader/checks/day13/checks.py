@@ -215,8 +215,11 @@ def writing_task(rng, ws, k: int, *, all_kinds: bool) -> tuple[Task, dict]:
     return task, {"new": new, "content": content, "ran": f"{task.tag}_ran.txt"}
 
 
+ALWAYS_ASKED = "[a]lways: "  # the end of day 5's question at the terminal
+
+
 def test_read_only_by_default(ctx):
-    """A subagent is offered the parent's read-only tools and no tool that writes, even under --yes, and a write tool only when a rule of the parent allows that tool outright."""
+    """A subagent is offered the parent's read-only tools and no tool that writes, even under --yes or after an "always" at the terminal, and a write tool only when a rule of the parent allows that tool outright."""
     rng = ctx.rng("read-only-by-default")
     ws = ctx.workspace("read-only")
     memory = ctx.tmp("read-only-home") / ".notes" / "memory.jsonl"
@@ -271,6 +274,23 @@ def test_read_only_by_default(ctx):
     if not written.is_file() or written.read_text(encoding="utf-8", errors="replace") != files2["content"]:
         raise CheckFailed(ctx.say("readonly.rule_write_failed", path=files2["new"]),
                           seen=shown(results(task2.requests[-1]) if len(task2.requests) > 1 else ran2.said[-300:], 300))
+    # "always", answered at the terminal to a write of the parent's, is consent to the parent's
+    # calls of that kind, as --yes is: not a rule, so the subagent still gets no write tool.
+    ws3 = ctx.workspace("read-only-always")
+    task3, files3 = writing_task(rng, ws3, rng.randint(0, 2), all_kinds=False)
+    turn3 = draw_turn(rng, rng.randint(0, 2), ws3, reads=0, tasks=[task3])
+    own = f"{turn3.tag}_own.txt"
+    turn3.before = [[("write_file", {"path": own, "content": f"{turn3.tag}w {say(rng, 0, (3, 8))}\n"})]]
+    script3 = Script([turn3])
+    ran3 = run(ctx, "read-only-always", script3, None, ws=ws3, tty=True, env={"MCA_USER_MEMORY": str(memory)},
+               typed=f"{turn3.prompt}\n/exit\n", answer=lambda line: "a", question=ALWAYS_ASKED)
+    ctx.expect_ok(ran3.result)
+    if not (ws3 / own).is_file():
+        raise CheckFailed(ctx.say("readonly.always_not_asked", path=own), seen=shown(ran3.said[-400:], 400))
+    names3 = offered(started(ctx, task3, ran3, script3))
+    if [n for n in names3 if n in WRITERS] or (ws3 / files3["new"]).exists():
+        raise CheckFailed(ctx.say("readonly.always_is_consent"), expected=", ".join(READ_ONLY),
+                          seen=", ".join(names3) or "-")
 
 
 # --------------------------------------------------------------------------- 4

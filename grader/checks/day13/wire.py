@@ -171,15 +171,17 @@ def long_text(rng, k: int, tag: str, chars: int) -> str:
 
 def run(ctx, name: str, script: Script, prompt: str | None, *, ws: Path, sessions: Path | None = None,
         env: dict | None = None, options: tuple[str, ...] = (), tty: bool = False, typed: str | None = None,
-        server: FakeModelServer | None = None, resume: bool = False) -> Run:
-    """The agent once (a prompt; or the REPL fed `typed`) against the script's model."""
+        server: FakeModelServer | None = None, resume: bool = False, answer=None, question: str | None = None) -> Run:
+    """The agent once (a prompt; or the REPL fed `typed`; on a terminal, `answer` typed at each
+    `question`) against the script's model."""
     own = server is None
     server = server or FakeModelServer(model=script.model)
     if own:
         server.start()
     try:
         return run_turn(ctx, name, prompt, workspace=ws, sessions=sessions, server=server, tty=tty, typed=typed,
-                        env=env, options=options, resume=resume, timeout=SESSION_TIMEOUT)
+                        env=env, options=options, resume=resume, timeout=SESSION_TIMEOUT, answer=answer,
+                        question=question)
     finally:
         if own:
             server.close()
