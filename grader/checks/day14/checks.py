@@ -20,6 +20,7 @@ as the lab sheet's walk-through does, and judges their snapshots the same way.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,8 +32,8 @@ from grader.checkkit.fakeserver import FakeModelServer
 from grader.checkkit.sessionlog import logs_in, read_lines
 from grader.checkkit.turns import marker
 
-from .story import (PIVOT_ROUND, QUESTION, SESSION_TIMEOUT, Op, Story, World, draw, play, session, text_of,
-                    world_of, words)
+from .story import (PIVOT_ROUND, QUESTION, SESSION_TIMEOUT, Op, Plan, Story, World, draw, file_name, play,
+                    session, text_of, world_of, words)
 
 MOCK_ROUNDS = ("make divide refuse zero", "add a power function", "write a changelog")  # the sheet's
 
@@ -163,8 +164,10 @@ def judge_snapshots(ctx, events: list[dict], store: Path, writes: list[tuple[Op,
         if not op.changes:
             if snaps and op.kind == "read":
                 raise CheckFailed(say("snap.for_read", call=call, what=what), seen=short(snaps[0], 200))
-            if op.kind == "read" or not snaps:
-                continue
+            if snaps and op.kind == "miss":
+                raise CheckFailed(say("snap.for_miss", call=call, what=what), seen=short(snaps[0], 200))
+            if op.kind != "same" or not snaps:
+                continue  # a write of the bytes already there may be saved (its hash is then the old bytes')
         if len(snaps) != 1:
             raise CheckFailed(say("snap.count", call=call, count=len(snaps), what=what),
                               expected=say("snap.one"), seen=short([e.get("path") for e in snaps], 200))
@@ -250,13 +253,52 @@ def mock_op(call: dict, world: World) -> Op | None:
 # --------------------------------------------------------------------------- 2
 
 def test_undo_last_round(ctx, story):
-    """/undo puts every file the last round changed back, byte for byte, as it was before that round, and leaves the earlier rounds' changes as they are."""
-    s = story.get()
+    """/undo, after a round that only read a file too, puts every file the last round that changed files changed back, byte for byte, as it was before that round, and leaves the earlier rounds' changes and the conversation as they are."""
+    say, s = ctx.say, story.get()
+    rng = ctx.rng("undo-last-round")
     root = s.copy(ctx, "undo")
-    turn = run(ctx, s, root, ["/undo"], resume=True, tty=True)
+    read_round = extra_round(rng, s, [Op("read", s.roles.edited_last, {"path": s.roles.edited_last})])
+    ask_after = f"{words(rng, 2, (3, 8))} {marker(rng, 'q')}"
+    turn = run(ctx, s, root, [read_round, "/undo", ask_after], resume=True, tty=True)
     if filetree.contents(filetree.take(root / "workspace")) == s.end().tree():
-        raise CheckFailed(ctx.say("undo.nothing"), seen=tail(turn))
+        raise CheckFailed(say("undo.nothing"), seen=tail(turn))
     judge_tree(ctx, root, s.world_at(s.prompts[-1]), "undo.tree", turn, seq=s.prompts[-1])
+    judge_history(ctx, s.server, read_round, ask_after, "/undo")
+
+
+def extra_round(rng, s: Story, calls: list[Op]) -> str:
+    """A round of the check's own for the story's model (its calls, then an answer): its prompt."""
+    tag = marker(rng, "r")
+    for n, op in enumerate(calls):
+        op.call_id = f"call_{tag}_0_{n}"
+    prompt = f"{words(rng, 0, (3, 8))} {tag}"
+    s.model.extra[prompt] = Plan(prompt, [calls], f"{words(rng, 1, (4, 10))} {tag}a", tag)
+    return prompt
+
+
+def requests_for(server: FakeModelServer, last: str) -> list[list]:
+    """The messages of each request whose last user message is `last`, in the order they came."""
+    found = []
+    for request in server.requests:
+        messages = [m for m in request.messages if isinstance(m, dict)]
+        users = [text_of(m) for m in messages if m.get("role") == "user"]
+        if users and users[-1] == last:
+            found.append(messages)
+    return found
+
+
+def judge_history(ctx, server: FakeModelServer, before: str, after: str, command: str) -> None:
+    """The request for `after` (sent after `command`) carries exactly what the last request for
+    `before` carried, then the answer to it and `after`: nothing added, nothing cut."""
+    first, then = requests_for(server, before), requests_for(server, after)
+    if not first or not then:
+        raise CheckFailed(ctx.say("history.no_request", command=command))
+    was, now = first[-1], then[0]
+    if now[:len(was)] != was or len(now) != len(was) + 2 or now[-2].get("role") != "assistant":
+        raise CheckFailed(ctx.say("history.changed", command=command),
+                          expected=ctx.say("history.count", count=len(was) + 2),
+                          seen=ctx.say("history.seen", count=len(now),
+                                       roles=", ".join(str(m.get("role")) for m in now[-6:])))
 
 
 # --------------------------------------------------------------------------- 3-5: one rollback to the pivot
@@ -267,47 +309,89 @@ class RolledBack:
     before: filetree.Tree   # the workspace before the rollback (times set in the past)
     after: filetree.Tree    # ... right after it
     turn: object
+    mine: str               # a file of the user's own, put in a folder the agent made after SEQ
+    data: bytes             # ... its bytes
+
+    def expected(self, world: World) -> World:
+        """`world` with the user's file in it (and its folders: the rollback leaves them)."""
+        world = world.copy()
+        world.apply(Op("create", self.mine, {"content": self.data.decode("utf-8")}))
+        return world
 
 
 @pytest.fixture(scope="module")
 def rolled(ctx, story) -> Once:
-    """A copy of the story's end, every file's time set in the past, then /rollback PIVOT in a
-    resumed process; the workspace before and after it."""
+    """A copy of the story's end, a file of the user's own put in the outer folder the agent made
+    for a file after the pivot, every file's time set in the past, then `/rollback` (the list)
+    and /rollback PIVOT in a resumed process; the workspace before and after it."""
     def make() -> RolledBack:
         s = story.get()
+        rng = ctx.rng("rolled")
         root = s.copy(ctx, "rolled")
+        mine = f"{s.roles.created_after.split('/')[0]}/{file_name(rng, 2, '.txt')}"
+        data = f"{words(rng, 1, (3, 8))} {marker(rng, 'u')}\n".encode("utf-8")
+        (root / "workspace" / mine).write_bytes(data)
         filetree.backdate(root / "workspace", ctx.rng("rolled-times"))
         before = filetree.take(root / "workspace")
-        turn = run(ctx, s, root, [f"/rollback {s.pivot}"], resume=True)
-        return RolledBack(root, before, filetree.take(root / "workspace"), turn)
+        turn = run(ctx, s, root, ["/rollback", f"/rollback {s.pivot}"], resume=True)
+        return RolledBack(root, before, filetree.take(root / "workspace"), turn, mine, data)
     return once(make)
 
 
 def test_rollback_to_seq(ctx, story, rolled):
-    """/rollback SEQ in a resumed session leaves the workdir byte for byte as it was at event SEQ, after generated rounds of edits, new files and deletions of text and binary files."""
-    s, r = story.get(), rolled.get()
-    found = filetree.differences(filetree.contents(r.after), s.world_at(s.pivot).tree())
+    """/rollback SEQ in a resumed session leaves the workdir byte for byte as it was at event SEQ (the seq of a snapshot event too), after generated rounds of edits, new files and deletions of text and binary files; it says so when run_command calls since SEQ were not rolled back, and `/rollback` alone lists a seq to go back to before each round."""
+    say, s, r = ctx.say, story.get(), rolled.get()
+    expected = r.expected(s.world_at(s.pivot))
+    found = filetree.differences(filetree.contents(r.after), expected.tree())
     if found:
-        raise CheckFailed(ctx.say("seq.tree", seq=s.pivot, what=ctx.say("what.round_start", round=PIVOT_ROUND + 1)),
-                          expected=ctx.say("tree.expected", count=len(s.world_at(s.pivot).files)),
-                          seen=described(ctx, found) + " / " + ctx.say("tree.said", said=tail(r.turn, 160)))
-    # a second rollback, further back, to a point inside a round, over the first one's own writes
-    rng = ctx.rng("rollback-to-seq")
-    second = rng.choice([s.steps[1][1], s.seqs[s.plans[1].steps[0][-1].call_id]])
+        raise CheckFailed(say("seq.tree", seq=s.pivot, what=say("what.round_start", round=PIVOT_ROUND + 1)),
+                          expected=say("tree.expected", count=len(expected.files)),
+                          seen=described(ctx, found) + " / " + say("tree.said", said=tail(r.turn, 160)))
+    lines = said(r.turn).replace("\r", "").splitlines()
+    listed = [int(m.group(1)) for m in (POINT.match(strip_prompt(line)) for line in lines) if m]
+    if not any("command" in line.lower() and "/help" not in line and not POINT.match(strip_prompt(line))
+               for line in lines):
+        raise CheckFailed(say("seq.no_command_note", seq=s.pivot), seen=tail(r.turn))
+    for k, start in enumerate(s.prompts):
+        if not any(s.world_at(n).tree() == s.world_at(start).tree() for n in listed):
+            raise CheckFailed(say("seq.points", round=k + 1, seq=start),
+                              seen=say("seq.listed", seqs=", ".join(map(str, listed)) or "-"))
+    # a second rollback, further back, to a snapshot event's own seq inside a round (its change is
+    # part of the state at that seq), over the first one's own writes
+    first = s.plans[1].steps[1][0]
+    second = s.done.get(first.call_id, s.seqs[first.call_id])
     turn = run(ctx, s, r.root, [f"/rollback {second}"], resume=True)
-    judge_tree(ctx, r.root, s.world_at(second), "seq.tree", turn, seq=second,
-               what=ctx.say("what.inside_round", round=2))
+    judge_tree(ctx, r.root, r.expected(s.world_at(second)), "seq.tree", turn, seq=second,
+               what=say("what.snapshot_seq", round=2, call=f"{first.tool} {first.path}"))
+
+
+POINT = re.compile(r"/rollback\s+(\d+)\b")
+
+
+def strip_prompt(line: str) -> str:
+    """A line the REPL printed, without the prompts it follows (a pipe does not echo)."""
+    line = line.strip()
+    while line.startswith("you >"):
+        line = line[len("you >"):].strip()
+    return line
 
 
 def test_created_file_removed(ctx, story, rolled):
-    """A file the agent created after SEQ is removed by /rollback SEQ, together with the folders the agent made for it, while every file that existed at SEQ still exists."""
+    """A file the agent created after SEQ is removed by /rollback SEQ, together with the folders the agent made for it once nothing else is in them, while every file and folder that existed at SEQ still exists."""
     s, r = story.get(), rolled.get()
     then, end = s.world_at(s.pivot), s.end()
     created = sorted(p for p in end.files if p not in then.files)
     for path in created:
         if path in r.after:
             raise CheckFailed(ctx.say("created.left", path=path, seq=s.pivot), seen=tail(r.turn))
-    for folder in sorted(end.dirs - then.dirs, key=len, reverse=True):
+    if r.mine not in r.after or r.after[r.mine].data != r.data:
+        raise CheckFailed(ctx.say("created.user_file", path=r.mine, folder=r.mine.split("/")[0], seq=s.pivot),
+                          seen=tail(r.turn))
+    for folder in sorted(then.dirs):
+        if folder + "/" not in r.after:
+            raise CheckFailed(ctx.say("created.dir_lost", folder=folder, seq=s.pivot), seen=tail(r.turn))
+    holds_mine = set(r.expected(World({}, set())).dirs)
+    for folder in sorted(end.dirs - then.dirs - holds_mine, key=len, reverse=True):
         if folder + "/" in r.after:
             raise CheckFailed(ctx.say("created.dir_left", folder=folder, seq=s.pivot),
                               seen=", ".join(p for p in r.after if p.startswith(folder + "/")) or
@@ -341,23 +425,31 @@ def test_untouched_untouched(ctx, story, rolled):
 # --------------------------------------------------------------------------- 6
 
 def user_changes(ctx, s: Story, root: Path) -> dict[str, bytes]:
-    """Two files the last round edited, changed by hand afterwards (one added to, one rewritten)."""
+    """Files of the last round changed by hand afterwards: two it edited (one added to, one
+    rewritten), the one it created (added to) and the one it deleted (made again)."""
     rng = ctx.rng("user-change")
     ws = root / "workspace"
-    first, second = s.roles.edited_last_twice, s.roles.edited_last
-    mine = {first: s.end().files[first] + f"{words(rng, 1, (3, 8))} {marker(rng, 'u')}\n".encode("utf-8"),
-            second: f"{words(rng, 2, (3, 8))} {marker(rng, 'u')}\n".encode("utf-8")}
+    r = s.roles
+    mine = {r.edited_last_twice: s.end().files[r.edited_last_twice] + line_of(rng, 1),
+            r.edited_last: line_of(rng, 2),
+            r.created_last: s.end().files[r.created_last] + line_of(rng, 0),
+            r.deleted_text: line_of(rng, 1) + line_of(rng, 2)}
     for path, data in mine.items():
         (ws / path).write_bytes(data)
     filetree.backdate(ws, rng)
     return mine
 
 
+def line_of(rng, voice: int) -> bytes:
+    return f"{words(rng, voice, (3, 8))} {marker(rng, 'u')}\n".encode("utf-8")
+
+
 def test_user_change_protected(ctx, story):
     """A file the user changed since the agent's last change to it is overwritten by a rollback only when the person at the terminal says yes, and without a terminal it is kept and named, while the rest is rolled back."""
-    say, s = ctx.say, story.get()
+    say, s, r = ctx.say, story.get(), story.get().roles
     before_round = s.world_at(s.prompts[-1])
-    others = sorted(s.changed_after(s.prompts[-1]) - {s.roles.edited_last_twice, s.roles.edited_last})
+    others = sorted(s.changed_after(s.prompts[-1]) - {r.edited_last_twice, r.edited_last, r.created_last,
+                                                      r.deleted_text})
     # no terminal: nobody to ask, so both are kept, untouched, and named
     root = s.copy(ctx, "user-piped")
     mine = user_changes(ctx, s, root)
@@ -375,29 +467,33 @@ def test_user_change_protected(ctx, story):
     for path in mine:
         if path not in said(turn):
             raise CheckFailed(say("user.not_named", path=path), seen=tail(turn))
-    # on a terminal: one question per changed file; no keeps the user's bytes, yes restores
+    # on a terminal: one question per changed file; no (or just Enter) keeps the user's bytes, yes restores
     root = s.copy(ctx, "user-tty")
     mine = user_changes(ctx, s, root)
-    no, yes = s.roles.edited_last_twice, s.roles.edited_last
+    answers = {r.edited_last_twice: "n", r.edited_last: "y", r.created_last: "", r.deleted_text: "y"}
     asked: list[str] = []
 
     def answer(line: str) -> str:
         asked.append(line)
-        return "y" if yes in line and no not in line else "n"
+        named = [path for path in answers if path in line]
+        return answers[named[0]] if len(named) == 1 else "n"
 
     turn = run(ctx, s, root, ["/undo"], resume=True, tty=True, answer=answer)
-    about = {path: [q for q in asked if path in q] for path in (no, yes)}
-    for path, questions in about.items():
+    for path in answers:
+        questions = [q for q in asked if path in q]
         if len(questions) != 1:
             raise CheckFailed(say("user.questions", path=path, count=len(questions)), seen=tail(turn))
-    stray = [q for q in asked if no not in q and yes not in q]
+    stray = [q for q in asked if not any(path in q for path in answers)]
     if stray:
         raise CheckFailed(say("user.asked_other"), seen=short(stray[0], 200))
     now = filetree.take(root / "workspace")
-    if no not in now or now[no].data != mine[no]:
-        raise CheckFailed(say("user.overwritten_no", path=no), seen=tail(turn))
-    if now.get(yes) is None or now[yes].data != before_round.files[yes]:
-        raise CheckFailed(say("user.kept_yes", path=yes, seq=s.prompts[-1]), seen=tail(turn))
+    for path, reply in answers.items():
+        if reply == "y":
+            if (now[path].data if path in now else None) != before_round.files.get(path):
+                raise CheckFailed(say("user.kept_yes", path=path, seq=s.prompts[-1]), seen=tail(turn))
+        elif path not in now or now[path].data != mine[path]:
+            raise CheckFailed(say("user.overwritten_no" if reply else "user.overwritten_enter", path=path),
+                              seen=tail(turn))
     judge_others(ctx, root, others, before_round, turn)
 
 
@@ -412,12 +508,13 @@ def judge_others(ctx, root: Path, paths: list[str], expected: World, turn) -> No
 # --------------------------------------------------------------------------- 7
 
 def test_rollback_undoable(ctx, story):
-    """A rollback logs a rollback event before the snapshots of its own writes, and /undo after it, in a later process too, puts every file back as it was before the rollback."""
+    """A rollback logs a rollback event before the snapshots of its own writes, and /undo after it, in a later process too, puts every file back as it was before the rollback, and a second /undo puts back what the first one undid."""
     say, s = ctx.say, story.get()
     root = s.copy(ctx, "undoable")
     last = s.events[-1]["seq"]
     turn = run(ctx, s, root, [f"/rollback {s.pivot}"], resume=True)
-    if filetree.contents(filetree.take(root / "workspace")) == s.end().tree():
+    rolled_back = filetree.contents(filetree.take(root / "workspace"))
+    if rolled_back == s.end().tree():
         raise CheckFailed(say("undoable.nothing", seq=s.pivot), seen=tail(turn))
     events = new_events(root, last)
     marks = [e for e in events if e.get("type") == "rollback"]
@@ -431,6 +528,12 @@ def test_rollback_undoable(ctx, story):
         raise CheckFailed(say("undoable.order"), seen=", ".join(str(e.get("type")) for e in events))
     turn = run(ctx, s, root, ["/undo"], resume=True)
     judge_tree(ctx, root, s.end(), "undoable.tree", turn, seq=s.pivot)
+    # /undo again: the last round that changed files is now the first /undo, so this undoes it
+    turn = run(ctx, s, root, ["/undo"], resume=True)
+    found = filetree.differences(filetree.contents(filetree.take(root / "workspace")), rolled_back)
+    if found:
+        raise CheckFailed(say("undoable.twice", seq=s.pivot),
+                          seen=described(ctx, found) + " / " + say("tree.said", said=tail(turn, 160)))
 
 
 # --------------------------------------------------------------------------- 8
@@ -452,18 +555,22 @@ def prompts_sent(server: FakeModelServer, last: str) -> list[str] | None:
 
 
 def test_fork_is_not_rollback(ctx, story):
-    """/fork N leaves every file as it is, and /rollback N leaves the conversation as it is, so the next request after a rollback still carries the whole history."""
+    """/fork N leaves every file as it is, and a rollback in the fork finds the snapshots from before N in the parent's store; /rollback N leaves the conversation as it is, so the next request after a rollback carries exactly the messages it carried before."""
     say, s = ctx.say, story.get()
     rng = ctx.rng("fork-is-not-rollback")
     root = s.copy(ctx, "fork")
     filetree.backdate(root / "workspace", rng)
     before = filetree.take(root / "workspace")
     at = fork_point(s)
-    ask_fork, ask_rolled = (f"{words(rng, n, (3, 8))} {marker(rng, 'q')}" for n in (0, 2))
+    ask_fork, ask_before, ask_rolled = (f"{words(rng, n, (3, 8))} {marker(rng, 'q')}" for n in (0, 1, 2))
     rounds = [p.prompt for p in s.plans]
-    # the fork: the conversation goes back to seq N, the files stay as they are
-    turn = run(ctx, s, root, [f"/fork {at}", ask_fork], resume=True)
-    now = filetree.take(root / "workspace")
+    # the fork: the conversation goes back to seq N, the files stay as they are (as the model
+    # sees them at the fork's first request); then a rollback in the fork, to before round 2
+    s.model.probes[ask_fork] = root / "workspace"
+    turn = run(ctx, s, root, [f"/fork {at}", ask_fork, f"/rollback {s.prompts[1]}"], resume=True)
+    now = s.model.probed.get(ask_fork)
+    if now is None:
+        raise CheckFailed(say("fork.not_forked", seq=at), seen=say("fork.no_request"))
     for path in sorted(set(before) | set(now)):
         was, is_now = before.get(path), now.get(path)
         if was is None or is_now is None or is_now.data != was.data or (was.data is not None and is_now.stamp != was.stamp):
@@ -472,14 +579,40 @@ def test_fork_is_not_rollback(ctx, story):
     if sent != rounds[:2] + [ask_fork]:
         raise CheckFailed(say("fork.not_forked", seq=at), expected=short(rounds[:2] + [ask_fork], 200),
                           seen=short(sent, 200) if sent else say("fork.no_request"))
+    expected, theirs = in_fork_rolled_back(s, at)
+    found = [(kind, path) for kind, path in filetree.differences(filetree.contents(filetree.take(root / "workspace")),
+                                                                 expected.tree()) if path not in theirs]
+    if found:
+        raise CheckFailed(say("fork.rollback_in_fork", seq=at, to=s.prompts[1]),
+                          seen=described(ctx, found) + " / " + say("tree.said", said=tail(turn, 160)))
     # the rollback, in the session forked from: the files go back to seq N, the conversation stays
     logs = len(logs_in(root / "sessions"))
-    turn = run(ctx, s, root, [f"/rollback {at}", ask_rolled], resume=s.session_id)
-    if filetree.contents(filetree.take(root / "workspace")) == filetree.contents(before):
+    filetree.backdate(root / "workspace", rng)
+    forked = filetree.contents(filetree.take(root / "workspace"))
+    turn = run(ctx, s, root, [ask_before, f"/rollback {at}", ask_rolled], resume=s.session_id)
+    if filetree.contents(filetree.take(root / "workspace")) == forked:
         raise CheckFailed(say("fork.rollback_nothing", seq=at), seen=tail(turn))
     if len(logs_in(root / "sessions")) != logs:
         raise CheckFailed(say("fork.new_session", seq=at), seen=", ".join(p.name for p in logs_in(root / "sessions")))
     sent = prompts_sent(s.server, ask_rolled)
-    if sent != rounds + [ask_rolled]:
-        raise CheckFailed(say("fork.history_cut", seq=at), expected=short(rounds + [ask_rolled], 200),
+    if sent != rounds + [ask_before, ask_rolled]:
+        raise CheckFailed(say("fork.history_cut", seq=at), expected=short(rounds + [ask_before, ask_rolled], 200),
                           seen=short(sent, 200) if sent else say("fork.no_request"))
+    judge_history(ctx, s.server, ask_before, ask_rolled, f"/rollback {at}")
+
+
+def in_fork_rolled_back(s: Story, at: int) -> tuple[World, set[str]]:
+    """The story's end after /rollback to round 2's start in a fork at `at` (the end of round 2),
+    with no terminal: each file round 2 changed goes back as it was before round 2. The files a
+    later round of the parent changed since are not judged here (their bytes are not what the
+    fork's log says the agent left: user-change-protected's business); they are returned too."""
+    end, left, start = s.end(), s.world_at(at), s.world_at(s.prompts[1])
+    world, theirs = end.copy(), set()
+    for path in {op.path for step in s.plans[1].steps for op in step if op.changes}:
+        if end.files.get(path) != left.files.get(path):
+            theirs.add(path)
+        elif path in start.files:
+            world.files[path] = start.files[path]
+        else:
+            world.files.pop(path, None)
+    return world, theirs

@@ -2,10 +2,11 @@
 the workspace held at every point of its log.
 
 The grader writes a workspace of its own (text files named and written in the three voices
-of the kit's draws, one with Windows line endings, binary files, an empty folder) and plays
-five rounds against it through the fake model server: edit_file, write_file (new files, in
-new folders too, and over text and binary files), delete_file, read_file and an edit whose
-old text is not there. The grader knows what each call does to the files, so it knows the
+of the kit's draws, one with Windows line endings, binary files, an empty file, an empty folder
+and two empty folders one in the other) and plays five rounds against it through the fake model
+server: edit_file, write_file (new files, in new folders too, over text and binary files, and
+once with the bytes the file already holds), delete_file, read_file, run_command and an edit
+whose old text is not there. The grader knows what each call does to the files, so it knows the
 workspace at every event of the log; the model also reads the workspace each time a request
 arrives, so a tool that did not do what was asked is told apart from a rollback that did
 not undo it.
@@ -15,9 +16,13 @@ the pivot (the user message of round 3) there are files changed only before it, 
 before and after it, changed several times after it, created before it and edited after,
 created after it in new nested folders, created and edited after it, deleted after it
 (a text and a binary one), a binary file and a Windows-line-ending file overwritten after
-it, a file only read after it, and files never touched; the last round edits one file twice
-and two files at all, creates a file in new folders, deletes a file and overwrites a
-binary one. Rounds 1-3 run in one process, 4 and 5 in a second one that resumes the session.
+it, a file only read after it, a file written after it with the bytes it already holds, a
+file created after it inside the user's own empty folders, two files created after it in one
+new folder (the first, made with the folder, edited after the second: undone in any order but
+the log's newest first, the folder is left behind), a run_command call after it, and files
+never touched; the last round edits one file twice and two files at all, creates a file in
+new folders, deletes a file, overwrites a binary one and overwrites the empty file. Rounds
+1-3 run in one process, 4 and 5 in a second one that resumes the session.
 """
 
 from __future__ import annotations
@@ -84,7 +89,8 @@ def binary_bytes(rng) -> bytes:
 
 @dataclass
 class Op:
-    kind: str          # edit, create, overwrite, delete, read, miss (an edit whose old text is not there)
+    kind: str          # edit, create, overwrite, delete, read, miss (an edit whose old text is not there),
+                       # same (a write of the bytes the file holds), command (a run_command call)
     path: str
     args: dict
     call_id: str = ""
@@ -92,7 +98,8 @@ class Op:
     @property
     def tool(self) -> str:
         return {"edit": "edit_file", "miss": "edit_file", "create": "write_file", "overwrite": "write_file",
-                "delete": "delete_file", "read": "read_file"}[self.kind]
+                "same": "write_file", "delete": "delete_file", "read": "read_file",
+                "command": "run_command"}[self.kind]
 
     @property
     def changes(self) -> bool:
@@ -118,7 +125,7 @@ class World:
         return World(dict(self.files), set(self.dirs))
 
     def apply(self, op: Op) -> None:
-        if op.kind in ("create", "overwrite"):
+        if op.kind in ("create", "overwrite", "same"):
             parts = op.path.split("/")[:-1]
             for n in range(1, len(parts) + 1):
                 self.dirs.add("/".join(parts[:n]))
@@ -166,8 +173,16 @@ class Writer:
     def delete(self, path: str) -> Op:
         return self.done(Op("delete", path, {"path": path}))
 
+    def same(self, path: str) -> Op:
+        """write_file with the bytes the file already holds: no change, so nothing to undo."""
+        return self.done(Op("same", path, {"path": path, "content": self.world.files[path].decode("utf-8")}))
+
     def read(self, path: str) -> Op:
         return Op("read", path, {"path": path})
+
+    def command(self) -> Op:
+        """A run_command call that changes no file (a rollback over it still says it was not undone)."""
+        return Op("command", "", {"command": f"echo {marker(self.rng, 'c')}"})
 
     def miss(self, path: str) -> Op:
         return Op("miss", path, {"path": path, "old": f"{marker(self.rng, 'gone')} {words(self.rng, 0, (2, 4))}",
@@ -198,6 +213,12 @@ class Roles:
     overwritten_last_binary: str  # overwritten with text in the last round
     overwritten_crlf: str
     read_after: str               # only read after the pivot
+    rewritten_same: str           # written after the pivot with the bytes it already held
+    user_dirs: str                # the user's two empty folders, one in the other (the inner one)
+    created_in_user_dirs: str     # created after the pivot inside them
+    shared_first: str             # created after the pivot with a new folder, edited after shared_second
+    shared_second: str            # created after shared_first in its folder (sorts after it)
+    empty_file: str               # empty, overwritten in the last round
     edited_last_twice: str        # edited twice in the last round
     edited_last: str              # edited once in the last round
     never: list[str]              # never touched (the sample's files among them)
@@ -220,7 +241,11 @@ def draw_workspace(rng, ws: Path) -> Roles:
     crlf = put(file_name(rng, 1, ".txt"), text_bytes(rng, 2, crlf=True))
     empty = f"{rng.choice(NAME_WORDS[2])}_{token(rng, 3)}"
     (ws / empty).mkdir()
-    new_top = [f"{rng.choice(NAME_WORDS[n])}_{token(rng, 3)}" for n in range(3)]
+    user_dirs = f"{rng.choice(NAME_WORDS[0])}_{token(rng, 3)}/{rng.choice(NAME_WORDS[2])}_{token(rng, 3)}"
+    (ws / user_dirs).mkdir(parents=True)
+    empty_file = put(f"{rng.choice((old_dir, sub))}/__init__.py", b"")
+    new_top = [f"{rng.choice(NAME_WORDS[n % 3])}_{token(rng, 3)}" for n in range(4)]
+    shared = sorted({file_name(rng, 1, ".md"), file_name(rng, 2, ".md")})
     return Roles(
         changed_before_only=text[0], read_before=text[1], changed_around=text[2],
         created_before=f"{new_top[0]}/{file_name(rng, 0, '.md')}",
@@ -229,8 +254,10 @@ def draw_workspace(rng, ws: Path) -> Roles:
         created_last=f"{new_top[2]}/{rng.choice(NAME_WORDS[0])}_{token(rng, 3)}/{file_name(rng, 2, '.py')}",
         deleted_before=text[3], deleted_text=text[4], deleted_binary=binaries[0],
         overwritten_binary=binaries[1], overwritten_last_binary=binaries[2], overwritten_crlf=crlf,
-        read_after=text[5], edited_last_twice=text[6], edited_last=text[7],
-        never=[*text[8:], binaries[3], "calc.py", "test_calc.py"], empty_dir=empty)
+        read_after=text[5], edited_last_twice=text[6], edited_last=text[7], rewritten_same=text[8],
+        user_dirs=user_dirs, created_in_user_dirs=f"{user_dirs}/{file_name(rng, 0, '.txt')}",
+        shared_first=f"{new_top[3]}/{shared[0]}", shared_second=f"{new_top[3]}/{shared[-1]}", empty_file=empty_file,
+        never=[*text[9:], binaries[3], "calc.py", "test_calc.py"], empty_dir=empty)
 
 
 def split_steps(rng, ops: list[Op], fixed: list[list[Op]] | None = None) -> list[list[Op]]:
@@ -255,16 +282,20 @@ def draw_plans(rng, roles: Roles, world: World) -> list[Plan]:
     rounds.append([second_a, second_b])  # two model rounds: a point inside the round is a seq of its own
     # round 3 and 4: after the pivot
     third = [w.edit(r.changed_around), w.edit(r.created_before), w.write(r.created_after),
-             w.write(r.overwritten_binary), w.read(r.read_after), w.miss(r.changed_before_only)]
+             w.write(r.overwritten_binary), w.read(r.read_after), w.miss(r.changed_before_only),
+             w.same(r.rewritten_same)]
     rng.shuffle(third)
     rounds.append(split_steps(rng, third))
-    fourth = [w.edit(r.created_after), w.edit(r.changed_around), w.delete(r.deleted_binary),
-              w.write(r.created_in_old_dir), w.write(r.overwritten_crlf)]
+    # in this order: shared_first (and its folder), then shared_second in it, then shared_first edited
+    fourth = [w.write(r.shared_first), w.edit(r.created_after), w.write(r.created_in_user_dirs),
+              w.edit(r.changed_around), w.write(r.shared_second), w.command(), w.delete(r.deleted_binary),
+              w.edit(r.shared_first), w.write(r.created_in_old_dir), w.write(r.overwritten_crlf)]
     rounds.append(split_steps(rng, fourth))
     # round 5, the last: one file edited twice (two model rounds), another once, a new file in new folders
     last_a = [w.edit(r.edited_last_twice), w.edit(r.edited_last), w.write(r.created_last)]
     rng.shuffle(last_a)
-    last_b = [w.edit(r.edited_last_twice), w.delete(r.deleted_text), w.write(r.overwritten_last_binary)]
+    last_b = [w.edit(r.edited_last_twice), w.delete(r.deleted_text), w.write(r.overwritten_last_binary),
+              w.write(r.empty_file)]
     rng.shuffle(last_b)
     rounds.append([last_a, last_b])
     plans = []
@@ -293,24 +324,33 @@ def text_reply(text: str):
 @dataclass
 class Model:
     """Plays the plans: the calls of each step, then the answer; anything else gets a short answer.
-    Each request for a step of a plan reads the workspace first (`seen`)."""
+    Each request for a step of a plan reads the workspace first (`seen`). A check adds rounds of
+    its own (`extra`, by prompt), and asks for what a workspace held when a prompt arrived
+    (`probes`: prompt -> workspace; `probed`: prompt -> its tree then)."""
 
     plans: list[Plan]
     workspace: Path
     seen: dict[tuple[int, int], dict] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    extra: dict[str, Plan] = field(default_factory=dict)
+    probes: dict[str, Path] = field(default_factory=dict)
+    probed: dict[str, filetree.Tree] = field(default_factory=dict)
 
     def __call__(self, request: RecordedRequest):
         messages = [m for m in request.messages if isinstance(m, dict)]
         users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
         said = text_of(messages[users[-1]]) if users else ""
         k = next((n for n, p in enumerate(self.plans) if p.prompt == said), None)
-        if k is None:
-            return text_reply(f"Noted: {said[:60]}")
-        plan = self.plans[k]
-        step = sum(1 for m in messages[users[-1] + 1:] if m.get("role") == "assistant")
         with self.lock:
-            self.seen.setdefault((k, step), filetree.contents(filetree.take(self.workspace)))
+            if said in self.probes and said not in self.probed:
+                self.probed[said] = filetree.take(self.probes[said])
+        plan = self.plans[k] if k is not None else self.extra.get(said)
+        if plan is None:
+            return text_reply(f"Noted: {said[:60]}")
+        step = sum(1 for m in messages[users[-1] + 1:] if m.get("role") == "assistant")
+        if k is not None:
+            with self.lock:
+                self.seen.setdefault((k, step), filetree.contents(filetree.take(self.workspace)))
         if step >= len(plan.steps):
             return text_reply(plan.answer)
         calls = [(op.call_id, op.tool, json.dumps(op.args, ensure_ascii=False)) for op in plan.steps[step]]
@@ -343,6 +383,8 @@ class Story:
     prompts: list[int]         # seq of each round's user message
     steps: list[list[int]]     # seq of each step's assistant message, per round
     server: FakeModelServer    # the model the session was made with (later processes talk to it)
+    model: Model               # ... and the model behind it
+    done: dict[str, int] = field(default_factory=dict)  # call id -> seq of its snapshot (else its tool_end)
 
     @property
     def pivot(self) -> int:
@@ -353,10 +395,11 @@ class Story:
         return [op for plan in self.plans for step in plan.steps for op in step]
 
     def world_at(self, seq: int) -> World:
-        """The workspace right after event `seq`: every change whose tool_end is at or before it."""
+        """The workspace right after event `seq`: every change whose snapshot event (which follows
+        the change) is at or before it; a change with no snapshot event, by its tool_end."""
         world = self.start.copy()
         for op in self.ops:
-            if op.changes and self.seqs[op.call_id] <= seq:
+            if op.changes and self.done.get(op.call_id, self.seqs[op.call_id]) <= seq:
                 world.apply(op)
         return world
 
@@ -407,7 +450,7 @@ def play(ctx, draft: Draft, server: FakeModelServer) -> Story:
     if len(logs) != 1:
         raise CheckFailed(say("story.logs", count=len(logs)), seen=", ".join(p.name for p in logs) or "-")
     events = [line.data for line in read_lines(logs[0]) if line.data is not None]
-    story = Story(root, plans, draft.roles, draft.start, events, logs[0].stem, {}, [], [], server)
+    story = Story(root, plans, draft.roles, draft.start, events, logs[0].stem, {}, [], [], server, draft.model)
     locate(ctx, story)
     check_played(ctx, story, draft.model)
     return story
@@ -417,6 +460,17 @@ def locate(ctx, story: Story) -> None:
     """The seq of every round's user message, step and call, from the log (the grader's reader)."""
     say = ctx.say
     by_id = {e.get("id"): e["seq"] for e in story.events if e.get("type") == "tool_end"}
+    window: list[int] = []  # the snapshot events since the last tool_end (or the message asking for calls)
+    for e in story.events:
+        kind = e.get("type")
+        if kind == "message" and (e.get("message") or {}).get("tool_calls"):
+            window = []
+        elif kind == "snapshot":
+            window.append(e["seq"])
+        elif kind == "tool_end":
+            if window:
+                story.done[str(e.get("id"))] = window[0]
+            window = []
     for plan in story.plans:
         users = [e["seq"] for e in story.events if e.get("type") == "message"
                  and (e.get("message") or {}).get("role") == "user" and text_of(e["message"]) == plan.prompt]

@@ -2,7 +2,8 @@
 the log names that path: a later snapshot of the same file overwrites the earlier one, so
 going back past two changes of a file gives the state between them.'''
 TARGET = "mca/snapshots/store.py"
-FAILS = ("snapshot-before-write", "undo-last-round", "rollback-to-seq", "rollback-undoable")
+FAILS = ("snapshot-before-write", "undo-last-round", "rollback-to-seq",
+         "rollback-undoable", "fork-is-not-rollback")
 
 
 class SnapshotStore:

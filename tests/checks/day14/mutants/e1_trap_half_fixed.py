@@ -3,7 +3,7 @@ is noted as new), but its bytes are still read after it, so an edit or an overwr
 the new content and a deletion keeps "did not exist".'''
 TARGET = "mca/snapshots/store.py"
 FAILS = ("snapshot-before-write", "undo-last-round", "rollback-to-seq", "created-file-removed",
-         "user-change-protected", "rollback-undoable")
+         "user-change-protected", "rollback-undoable", "fork-is-not-rollback")
 
 
 class SnapshotStore:

@@ -1,8 +1,7 @@
 '''A snapshot that says the file did not exist is skipped ("there is nothing to restore"):
 every file the agent created after SEQ is left behind.'''
 TARGET = "mca/snapshots/rollback.py"
-FAILS = ("undo-last-round", "rollback-to-seq", "created-file-removed", "user-change-protected",
-         "rollback-undoable")
+FAILS = ("undo-last-round", "rollback-to-seq", "created-file-removed", "rollback-undoable")
 
 
 def rollback(store, events, to_seq, ask=None, command="/rollback"):

@@ -2,7 +2,7 @@
 the snapshot holds the file as the write left it.'''
 TARGET = "mca/snapshots/tools.py"
 FAILS = ("snapshot-before-write", "undo-last-round", "rollback-to-seq", "created-file-removed",
-         "user-change-protected")
+         "user-change-protected", "fork-is-not-rollback")
 
 
 def snapshotting(tool, workdir, store):

@@ -2,7 +2,7 @@
 changes a line, not the file"): an edited file cannot be rolled back.'''
 TARGET = "mca/snapshots/tools.py"
 FAILS = ("snapshot-before-write", "undo-last-round", "rollback-to-seq", "created-file-removed",
-         "user-change-protected")
+         "user-change-protected", "fork-is-not-rollback")
 
 
 def snapshot_writes(tools, workdir, store):
