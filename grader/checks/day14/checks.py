@@ -555,7 +555,7 @@ def prompts_sent(server: FakeModelServer, last: str) -> list[str] | None:
 
 
 def test_fork_is_not_rollback(ctx, story):
-    """/fork N leaves every file as it is, and a rollback in the fork finds the snapshots from before N in the parent's store; /rollback N leaves the conversation as it is, so the next request after a rollback carries exactly the messages it carried before."""
+    """/fork N leaves every file as it is, and a rollback in the fork finds the snapshots from before N in the parent's store and keeps its own in the fork's; /rollback N leaves the conversation as it is, so the next request after a rollback carries exactly the messages it carried before."""
     say, s = ctx.say, story.get()
     rng = ctx.rng("fork-is-not-rollback")
     root = s.copy(ctx, "fork")
@@ -585,6 +585,7 @@ def test_fork_is_not_rollback(ctx, story):
     if found:
         raise CheckFailed(say("fork.rollback_in_fork", seq=at, to=s.prompts[1]),
                           seen=described(ctx, found) + " / " + say("tree.said", said=tail(turn, 160)))
+    judge_fork_store(ctx, root, s, at)
     # the rollback, in the session forked from: the files go back to seq N, the conversation stays
     logs = len(logs_in(root / "sessions"))
     filetree.backdate(root / "workspace", rng)
@@ -599,6 +600,24 @@ def test_fork_is_not_rollback(ctx, story):
         raise CheckFailed(say("fork.history_cut", seq=at), expected=short(rounds + [ask_before, ask_rolled], 200),
                           seen=short(sent, 200) if sent else say("fork.no_request"))
     judge_history(ctx, s.server, ask_before, ask_rolled, f"/rollback {at}")
+
+
+def judge_fork_store(ctx, root: Path, s: Story, at: int) -> None:
+    """The old bytes of the fork's own writes (its rollback's) are in the fork's own store: a
+    session's snapshots live under its own id, and a fork only reads its parents' stores."""
+    forks = [log for log in logs_in(root / "sessions") if log.stem != s.session_id]
+    if len(forks) != 1:
+        return  # fork.not_forked has said what is wrong with the fork
+    own = root / "sessions" / forks[0].stem / "snapshots"
+    for event in (line.data for line in read_lines(forks[0]) if line.data is not None):
+        digest = event.get("hash")
+        if event.get("type") != "snapshot" or not isinstance(event.get("seq"), int) or event["seq"] <= at:
+            continue
+        if isinstance(digest, str) and not (own / digest).is_file():
+            raise CheckFailed(ctx.say("fork.own_store", hash=digest[:12], path=event.get("path")),
+                              expected=f"{forks[0].stem}/snapshots/{digest}",
+                              seen=", ".join(sorted(p.name[:12] for p in own.iterdir())[:6]) if own.is_dir()
+                              else ctx.say("snap.no_store"))
 
 
 def in_fork_rolled_back(s: Story, at: int) -> tuple[World, set[str]]:
