@@ -40,6 +40,9 @@ import pytest
 from tests.checks import corpus
 
 SEED = int(os.environ.get("CORPUS_SEED") or secrets.randbelow(2**32))
+# Seconds one grading of the corpus may take: a limit for a hung grading, not for a slow one
+# (a scaffold lab graded beside the corpus at load 14 on 2 cores took more than 300).
+GRADE_LIMIT = 900
 # Read once, here: pytest sets and unsets PYTEST_CURRENT_TEST while the grading threads run,
 # and copying os.environ in a thread then can raise KeyError.
 GRADING_ENV = {key: value for key, value in os.environ.items() if key != "PYTEST_CURRENT_TEST"}
@@ -132,7 +135,7 @@ class Servers:
             with self.lock:
                 self.made.append(server)
         try:
-            answer = server.grade(request, timeout=300)
+            answer = server.grade(request, timeout=GRADE_LIMIT)
         except BaseException as exc:
             tail = server.tail()
             try:
@@ -244,7 +247,7 @@ def grade(name: str, spec: tuple, base: Path) -> Graded:
     if jobs:
         done = subprocess.run([sys.executable, "-c", GRADE, str(corpus.KIT / "course.toml"), day.id, str(lab),
                                str(SEED), select, jobs],
-                              cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+                              cwd=cwd, env=env, capture_output=True, text=True, timeout=GRADE_LIMIT)
         if done.returncode != 0:
             raise RuntimeError(f"grading {name} crashed:\n{done.stderr[-3000:]}")
         report = json.loads(done.stdout.strip().splitlines()[-1])

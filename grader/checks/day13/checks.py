@@ -352,7 +352,7 @@ def spend(rng, budget: int, count: int, exact: bool) -> list[tuple[int, int]]:
 
 
 def test_child_capped(ctx):
-    """A subagent stops at its own round cap ($MCA_TASK_ROUNDS), at its own token budget ($MCA_TASK_BUDGET) and when its request fails, and the parent's next request holds an error result saying it stopped; one that answers on its last round or with the request that spends its budget has answered."""
+    """A subagent stops at its own round cap ($MCA_TASK_ROUNDS), at its own token budget ($MCA_TASK_BUDGET) and when its request fails, and the parent's next request holds an error result saying it stopped, while one that answers on its last round or with the request that spends its budget has answered."""
     rng = ctx.rng("child-capped")
     ws = ctx.workspace("capped")
     cap = rng.randint(3, 5)
