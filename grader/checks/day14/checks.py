@@ -339,7 +339,7 @@ def rolled(ctx, story) -> Once:
 
 
 def test_rollback_to_seq(ctx, story, rolled):
-    """/rollback SEQ in a resumed session leaves the workdir byte for byte as it was at event SEQ (the seq of a snapshot event too), after generated rounds of edits, new files and deletions of text and binary files; it says so when run_command calls since SEQ were not rolled back, and `/rollback` alone lists a seq to go back to before each round."""
+    """/rollback SEQ in a resumed session leaves the workdir byte for byte as it was at event SEQ (the seq of a snapshot event too), after generated rounds of edits, new files and deletions of text and binary files, says so when run_command calls since SEQ were not rolled back, and `/rollback` alone lists a seq to go back to before each round."""
     say, s, r = ctx.say, story.get(), rolled.get()
     expected = r.expected(s.world_at(s.pivot))
     found = filetree.differences(filetree.contents(r.after), expected.tree())
@@ -555,7 +555,7 @@ def prompts_sent(server: FakeModelServer, last: str) -> list[str] | None:
 
 
 def test_fork_is_not_rollback(ctx, story):
-    """/fork N leaves every file as it is, and a rollback in the fork finds the snapshots from before N in the parent's store and keeps its own in the fork's; /rollback N leaves the conversation as it is, so the next request after a rollback carries exactly the messages it carried before."""
+    """/fork N leaves every file as it is, and a rollback in the fork finds the snapshots from before N in the parent's store and keeps its own in the fork's, while /rollback N leaves the conversation as it is, so the next request after a rollback carries exactly the messages it carried before."""
     say, s = ctx.say, story.get()
     rng = ctx.rng("fork-is-not-rollback")
     root = s.copy(ctx, "fork")
