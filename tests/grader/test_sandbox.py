@@ -477,6 +477,17 @@ def statuses(report: dict) -> dict[str, str]:
     return {c["id"]: c["status"] for c in report["checks"]}
 
 
+def not_passed(run) -> str:
+    """What a failing grading says first: its stderr, the cause, and each check that did not pass."""
+    try:
+        report = json.loads(run.stdout)
+    except ValueError:
+        return f"exit {run.returncode}; stderr: {run.stderr[-1500:]}; stdout: {run.stdout[-1500:]}"
+    failing = [f"{c['id']}: {c['status']}: {c['message']} | seen: {c.get('seen')}" for c in report["checks"]
+               if c["status"] != "passed"]
+    return f"exit {run.returncode}; cause: {report.get('cause')}; stderr: {run.stderr[-800:]}\n" + "\n".join(failing)
+
+
 @needs_sandbox
 @pytest.mark.parametrize("day, slug", [("day-04", "day-04-write-tools-shell"), ("day-07", "day-07-session-resume")])
 def test_a_solution_scores_the_same_in_the_sandbox(tmp_path, day, slug):
@@ -487,8 +498,8 @@ def test_a_solution_scores_the_same_in_the_sandbox(tmp_path, day, slug):
     lab = REPO / "solutions" / slug
     plain = grader("check", day, "--lab", lab, "--seed", 20261201, "--json", cwd=tmp_path, env=env)
     boxed = grader("check", day, "--lab", lab, "--seed", 20261201, "--json", "--sandbox", cwd=tmp_path, env=env)
-    assert plain.returncode == 0, plain.stdout[-2000:] + plain.stderr
-    assert boxed.returncode == 0, boxed.stdout[-2000:] + boxed.stderr
+    assert plain.returncode == 0, not_passed(plain)
+    assert boxed.returncode == 0, not_passed(boxed)
     assert statuses(json.loads(boxed.stdout)) == statuses(json.loads(plain.stdout))
     assert set(statuses(json.loads(boxed.stdout)).values()) == {"passed"}
 
