@@ -291,9 +291,13 @@ def uses(*names):
 
 
 def labs_wanted(items) -> list[str]:
-    """Every lab the given tests name (their lab_name parameter, or @uses)."""
+    """Every lab the given tests grade: those that use the `gradings` fixture name it (their
+    lab_name parameter, or @uses). A test that takes a lab_name only to read the corpus entry
+    (its patch's FAILS, say) grades nothing: its lab is not graded for it."""
     wanted: list[str] = []
     for item in items:
+        if "gradings" not in getattr(item, "fixturenames", ()):
+            continue
         callspec = getattr(item, "callspec", None)
         names = [callspec.params["lab_name"]] if callspec and "lab_name" in callspec.params else []
         names += getattr(getattr(item, "function", None), "labs_used", [])
